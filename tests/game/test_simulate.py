@@ -1,0 +1,66 @@
+"""Whole simulated hands keep every card and point (R4, R35); `tuolaji simulate` prints a summary."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tuolaji.cli import main
+from tuolaji.game import Match, TableOptions
+from tuolaji.game.simulate import play_random_round, simulate
+from tuolaji.rules import get_preset
+
+
+@pytest.mark.parametrize("preset", ["nanning", "guigang", "fourdeck"])
+def test_a_thousand_hands_per_preset_hold_all_cards_and_points(preset: str) -> None:
+    """Issue 2: every hand's tricks hold all 216 cards and all 400 card points (checked per hand)."""
+    summary = simulate(1000, seed=2026, preset=preset)
+    assert summary.hands == 1000
+    assert sum(summary.results.values()) == 1000
+    assert all(0 <= score <= 400 for score in summary.scores)
+    assert summary.last_trick_multiplied > 0
+
+
+def test_simulate_command_prints_the_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--hands", "3", "--seed", "1", "--preset", "guigang"]) == 0
+    out = capsys.readouterr().out
+    assert "hands: 3" in out and "hands/s" in out and "摳底" in out
+
+
+def test_simulate_rejects_a_bad_hand_count(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["simulate", "--hands", "0"])
+    assert "--hands '0'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("preset", ["nanning", "guigang"])
+def test_scores_add_up_from_tricks_and_the_last_trick(preset: str) -> None:
+    """R35: face points of the attackers' tricks, the last trick × lead size (摳底 / 反摳), clamped."""
+    minimum = get_preset(preset).last_trick_min_lead
+    match = Match(TableOptions(preset=preset), seed=8)
+    rng = random.Random(8)
+    checked = 0
+    while checked < 40:
+        round_ = match.start_round()
+        play_random_round(round_, rng)
+        if match.finish_round().state == "stopped":
+            match.resume()
+        result = round_.result
+        if result is None or result.kind != "played":
+            continue
+        checked += 1
+        attackers = 1 - round_.dealer % 2  # type: ignore[operator]
+        *body, last = round_.tricks
+        lead_size = len(last.plays[0].cards)
+        multiplier = lead_size if lead_size >= minimum else 1
+        assert last.multiplier == multiplier
+        face = sum(trick.points for trick in body if trick.winner % 2 == attackers)
+        if multiplier == 1:
+            face += last.points if last.winner % 2 == attackers else 0
+            assert result.last_trick == 0
+        else:
+            sign = 1 if last.winner % 2 == attackers else -1
+            assert result.last_trick == sign * last.points * multiplier
+        assert result.card_points == face
+        assert result.score == max(0, min(400, face + result.last_trick))

@@ -1,0 +1,107 @@
+"""A real ``tuolaji serve`` in a subprocess on 127.0.0.1, for tests that talk HTTP and WebSocket.
+
+Use the ``live_server`` / ``live_server_factory`` fixtures from ``tests/conftest.py``. The server
+picks a free port itself (``--port 0``); its address is read from uvicorn's start-up line, so no
+test ever sleeps to wait for it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+
+REPO = Path(__file__).resolve().parent.parent
+START_TIMEOUT = 30.0
+SERVE_COMMAND = (sys.executable, "-m", "tuolaji.server")
+"""How the fixture starts a server (``python -m tuolaji.server`` is ``tuolaji serve``)."""
+_RUNNING = re.compile(r"Uvicorn running on http://([\d.]+):(\d+)")
+
+
+@dataclass
+class LiveServer:
+    """A running server: ``url`` (``http://127.0.0.1:PORT``), ``ws_url``, its database and log lines."""
+
+    db_path: Path
+    args: tuple[str, ...] = ()
+    command: tuple[str, ...] = SERVE_COMMAND
+    url: str = ""
+    log: list[str] = field(default_factory=list)
+    _process: subprocess.Popen[str] | None = None
+    _reader: threading.Thread | None = None
+
+    @property
+    def ws_url(self) -> str:
+        return self.url.replace("http://", "ws://", 1) + "/ws"
+
+    @property
+    def db_url(self) -> str:
+        return f"sqlite+aiosqlite:///{self.db_path}"
+
+    def start(self) -> LiveServer:
+        """Start the process and wait (bounded) for uvicorn's "running on" line."""
+        command = [*self.command, "--port", "0", "--db", self.db_url, *self.args]
+        env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
+        process = subprocess.Popen(
+            command, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
+        self._process = process
+        assert process.stderr is not None
+        found = threading.Event()
+
+        def read() -> None:
+            assert process.stderr is not None
+            for line in process.stderr:
+                self.log.append(line.rstrip("\n"))
+                match = _RUNNING.search(line)
+                if match and not found.is_set():
+                    self.url = f"http://{match.group(1)}:{match.group(2)}"
+                    found.set()
+            found.set()
+
+        self._reader = threading.Thread(target=read, daemon=True)
+        self._reader.start()
+        if not found.wait(START_TIMEOUT) or not self.url:
+            self.stop()
+            raise RuntimeError("the server did not start:\n" + "\n".join(self.log[-40:]))
+        return self
+
+    def stop(self) -> None:
+        """Stop the process (SIGTERM, then SIGKILL) and close its pipe."""
+        process = self._process
+        if process is None:
+            return
+        self._process = None
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(15)
+        if self._reader is not None:
+            self._reader.join(15)
+        if process.stderr is not None:
+            process.stderr.close()
+
+    def errors(self) -> list[str]:
+        """Log lines of errors and tracebacks (a test may assert there are none)."""
+        return [line for line in self.log if "ERROR" in line or "Traceback" in line]
+
+    def __enter__(self) -> LiveServer:
+        return self.start()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+FAST_ARGS: Sequence[str] = ("--bot-delay", "0", "--next-hand-delay", "0.05", "--log-level", "info")
+"""Server options for tests: bots move at once, hands follow each other quickly."""

@@ -1,0 +1,65 @@
+"""Bidding over the socket: a bid, 加固 (R17), 反主 (R18) and a refused bid, in a reproducible deal."""
+
+from __future__ import annotations
+
+import random
+
+from tests.live_server import FAST_ARGS, LiveServer
+from tests.server.scenario import close_all, four_at_table, wait_state
+from tuolaji.cards import SUITS, make_card
+from tuolaji.game.actions import DealCards
+from tuolaji.game.match import Match
+from tuolaji.game.options import TableOptions
+from tuolaji.game.round import Round
+
+OPTIONS = {"deal_interval_ms": 0, "bid_window_seconds": 5, "review_seconds": 0, "turn_seconds": 60}
+
+
+def find_seed() -> tuple[int, int, int, int, int]:
+    """A server seed whose first deal lets seat a bid 1 then 2 of suit x, and seat b overturn with 3 of y."""
+    options = TableOptions(**OPTIONS)  # type: ignore[arg-type]
+    for seed in range(500):
+        match = Match(options, random.Random(seed).getrandbits(63))
+        round_ = Round(match.next_setup())
+        round_.apply(DealCards(216))
+        held = [[round_.hand(seat).count(make_card(round_.level, suit)) for suit in range(4)] for seat in range(4)]
+        for a in range(4):
+            for x in range(4):
+                for b in range(4):
+                    for y in range(4):
+                        if a != b and held[a][x] >= 2 and held[b][y] >= 3:
+                            return seed, a, x, b, y
+    raise AssertionError("no seed found")
+
+
+async def test_bid_reinforce_overturn(live_server_factory: object) -> None:
+    seed, a, x, b, y = find_seed()
+    server: LiveServer = live_server_factory(args=(*FAST_ARGS, "--seed", str(seed)))  # type: ignore[operator]
+    clients, _ = await four_at_table(server.url, OPTIONS)
+    try:
+        for client in clients:
+            await wait_state(client, lambda view: view["phase"] == "bidding")
+        first = await clients[a].request("bid", suit=SUITS[x], count=1)
+        assert first["type"] == "ack", first
+        reinforce = await clients[a].request("bid", suit=SUITS[x], count=2)
+        assert reinforce["type"] == "ack", reinforce
+        other = (b + 1) % 4 if (b + 1) % 4 != a else (b + 2) % 4
+        low = await clients[other].request("bid", suit=SUITS[y], count=1)
+        assert low["type"] == "error" and low["code"] == "bad_bid" and low["rule"] in ("R16", "R17", "R18"), low
+        overturn = await clients[b].request("bid", suit=SUITS[y], count=3)
+        assert overturn["type"] == "ack", overturn
+        closed = await wait_state(clients[0], lambda view: view["phase"] == "playing")
+        kinds = [
+            event["kind"]
+            for item in clients[0].log
+            if item["type"] == "state"
+            for event in item["events"]
+            if event["type"] == "bid"
+        ]
+        assert kinds == ["bid", "reinforce", "overturn"]
+        view = closed["view"]
+        # R19: in the first hand of a match the standing bid makes its bidder the dealer (反主反莊).
+        assert view["trump_suit"] == SUITS[y] and view["dealer"] == b and view["to_move"] == b
+        assert view["bid"] == {"seat": b, "suit": SUITS[y], "count": 3}
+    finally:
+        await close_all(clients)

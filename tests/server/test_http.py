@@ -1,0 +1,69 @@
+"""HTTP endpoints: health, options, guest / register / login / logout / me, errors, static files."""
+
+from __future__ import annotations
+
+import httpx
+
+from tests.live_server import LiveServer
+
+
+async def test_accounts_over_http(live_server: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=live_server.url) as http:
+        assert (await http.get("/api/health")).json() == {"ok": True, "protocol": 1}
+        options = (await http.get("/api/options")).json()
+        assert options["defaults"]["preset"] == "nanning" and "heuristic" in options["bots"]
+
+        guest = await http.post("/api/guest")
+        assert guest.status_code == 201
+        account = guest.json()["account"]
+        assert account["guest"] and account["nickname"].startswith("guest-")
+        assert (account["points"], account["silver"]) == (0, 1000)
+        assert account["rank"] == {"title": "布衣", "base": 1}
+        assert account["wealth"] == {"title": "助理主管", "base": 8}
+
+        made = await http.post("/api/register", json={"nickname": "Alice", "password": "hunter22"})
+        assert made.status_code == 201
+        token = made.json()["token"]
+        taken = await http.post("/api/register", json={"nickname": "alice", "password": "hunter22"})
+        assert taken.status_code == 409 and taken.json()["error"]["code"] == "nickname_taken"
+        short = await http.post("/api/register", json={"nickname": "bob", "password": "123"})
+        assert short.status_code == 400 and short.json()["error"]["code"] == "bad_password"
+        reserved = await http.post("/api/register", json={"nickname": "guest-x", "password": "123456"})
+        assert reserved.json()["error"]["code"] == "bad_nickname"
+        garbage = await http.post("/api/register", content=b"{not json")
+        assert garbage.status_code == 400 and garbage.json()["error"]["code"] == "bad_request"
+
+        wrong = await http.post("/api/login", json={"nickname": "Alice", "password": "nope-nope"})
+        assert wrong.status_code == 401 and wrong.json()["error"]["code"] == "bad_credentials"
+        login = await http.post("/api/login", json={"nickname": "ALICE", "password": "hunter22"})
+        assert login.status_code == 200
+        second = login.json()["token"]
+        assert second != token
+
+        auth = {"Authorization": f"Bearer {token}"}
+        me = await http.get("/api/me", headers=auth)
+        assert me.json()["account"]["nickname"] == "Alice"
+        assert (await http.get(f"/api/accounts/{me.json()['account']['id']}")).json()["account"]["id"] == me.json()[
+            "account"
+        ]["id"]
+        assert (await http.post("/api/logout", headers=auth)).json() == {"ok": True}
+        assert (await http.get("/api/me", headers=auth)).status_code == 401
+        assert (await http.get("/api/me", headers={"Authorization": f"Bearer {second}"})).status_code == 200
+        assert (await http.get("/api/me")).json()["error"]["code"] == "auth_required"
+
+        assert (await http.get("/api/hands/999")).status_code == 404
+        assert (await http.get("/api/accounts/999")).status_code == 404
+        assert (await http.get("/api/accounts/1/hands?limit=0")).status_code == 400
+        assert (await http.get("/api/accounts/1/hands?limit=x")).status_code == 400
+        assert (await http.get("/api/accounts/1/hands")).json() == {"hands": [], "next_before": None}
+        assert (await http.get("/api/tables")).json() == {"tables": []}
+
+
+async def test_serves_the_browser_client(live_server: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=live_server.url) as http:
+        index = await http.get("/")
+        assert index.status_code == 200 and "<html" in index.text.lower()
+        script = await http.get("/static/cards.js")
+        assert script.status_code == 200 and "javascript" in script.headers["content-type"]
+        assert (await http.get("/cards.js")).status_code == 200
+        assert (await http.get("/static/nope.js")).status_code == 404

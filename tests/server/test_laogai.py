@@ -1,0 +1,87 @@
+"""提醒, 撤牌 and 勞改 end to end (R30–R34), with four scripted clients in ``laogai`` mode."""
+
+from __future__ import annotations
+
+from tests.live_server import LiveServer
+from tests.server.scenario import close_all, default_policy, drive, four_at_table, got, wrong_follow
+from tests.server.wsclient import Client, Message
+
+OPTIONS = {"deal_interval_ms": 0, "bid_window_seconds": 0.2, "review_seconds": 0.5, "turn_seconds": 60}
+
+
+class Script:
+    """Trick 1: the first follower plays wrong, is reminded by its partner and retracts.
+    From trick 2 on: the first follower who can plays wrong once and is judged 勞改."""
+
+    def __init__(self) -> None:
+        self.wrong: dict[int, int] = {}
+        """trick index → seat that played wrong in it."""
+        self.reminded = False
+        self.retracted = False
+        self.retract_state: Message | None = None
+
+    async def __call__(self, client: Client, state: Message) -> bool:
+        view = state["view"]
+        seat = view["seat"]
+        if view["phase"] not in ("playing", "review"):
+            return await default_policy(client, state)
+        trick_no = len(view["tricks"])
+        first_follower = (view["leader"] + 1) % 4
+        if trick_no == 0 and view["can_remind"] and not self.reminded and seat == (first_follower + 2) % 4:
+            self.reminded = True
+            await client.send("remind")
+            return True
+        if view["reminded"] and view["can_retract"] and not self.retracted:
+            self.retracted = True
+            await client.send("retract")
+            return True
+        if view["to_move"] != seat:
+            return False
+        wants_wrong = trick_no == 0 or not any(index > 0 for index in self.wrong)
+        if seat == first_follower and view["trick"] and trick_no not in self.wrong and wants_wrong:
+            cards = wrong_follow(view)
+            if cards is not None:
+                self.wrong[trick_no] = seat
+                await client.send("play", cards=cards)
+                return True
+        return await default_policy(client, state)
+
+
+async def test_remind_retract_and_laogai(live_server: LiveServer) -> None:
+    clients, _ = await four_at_table(live_server.url, OPTIONS)
+    script = Script()
+    try:
+        import asyncio
+
+        await asyncio.gather(*(drive(client, got("hand_end"), script) for client in clients))
+        assert 0 in script.wrong and any(index > 0 for index in script.wrong)
+        retractor = script.wrong[0]
+        log = clients[retractor].log
+        reminded = [e for m in log if m["type"] == "state" for e in m["events"] if e["type"] == "remind"]
+        assert reminded and reminded[0]["partner"] == retractor  # R30: the partner is told
+        retract = next(
+            m for m in log if m["type"] == "state" and any(e["type"] == "retract" for e in m["events"])
+        )
+        event = next(e for e in retract["events"] if e["type"] == "retract")
+        assert event["seat"] == retractor and event["first"] is True and event["penalty"] == 10 * len(event["cards"])
+        # R31: the first retraction resets the retractor's turn clock.
+        assert retract["clock"]["kind"] == "turn" and retract["clock"]["seat"] == retractor
+        assert retract["clock"]["remaining_ms"] > 55_000
+        assert retract["view"]["retraction_points"][retractor] == event["penalty"]
+
+        end = clients[0].latest("hand_end")
+        assert end is not None
+        result = end["result"]
+        offender = next(seat for index, seat in script.wrong.items() if index > 0)
+        # R33–R34: one team alone followed wrongly: it is 勞改; the other team wins 3 levels (R41).
+        assert result["kind"] == "laogai" and result["laogai_team"] == offender % 2
+        assert result["winning_team"] == 1 - offender % 2 and result["levels"] == 3
+        for line in end["settlement"]:
+            won = line["seat"] % 2 == result["winning_team"]
+            assert line["silver_delta"] == (24 if won else -24)
+            assert line["points_delta"] == (3 if won else 0)
+        laogai = [e for m in clients[0].log if m["type"] == "state" for e in m["events"] if e["type"] == "laogai"]
+        assert laogai and laogai[0]["wrong"][0]["seat"] == offender
+    finally:
+        await close_all(clients)
+    assert live_server.errors() == []

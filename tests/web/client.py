@@ -1,0 +1,139 @@
+"""A person at the browser client, driven through Playwright: the steps the browser tests share."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+FAST_OPTIONS = {
+    "turn_seconds": "60",
+    "bid_window_seconds": "1",
+    "review_seconds": "0",
+    "deal_interval_ms": "10",
+}
+"""Table options that make a hand against bots finish quickly (the person still has time to think)."""
+
+MY_TURN_OR_END = """() => {
+  const table = document.querySelector('#table-screen');
+  return table.dataset.myTurn === 'true' || document.querySelector('#settle-dialog').open;
+}"""
+
+
+class Player:
+    """One browser page playing as a guest."""
+
+    def __init__(self, page: Page, base_url: str, screenshots: Path) -> None:
+        self.page = page
+        self.base_url = base_url
+        self.screenshots = screenshots
+        self.errors: list[str] = []
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    @property
+    def table(self) -> str:
+        return "#table-screen"
+
+    def hand_size(self) -> int:
+        return self.page.locator("#hand .card").count()
+
+    def shot(self, name: str) -> None:
+        self.page.screenshot(path=str(self.screenshots / f"{name}.png"), animations="disabled")
+
+    def enter_as_guest(self) -> None:
+        self.page.goto(self.base_url)
+        self.page.locator("#guest").click()
+        expect(self.page.locator("#lobby-screen")).to_be_visible()
+        expect(self.page.locator("#me-nick")).to_have_text(re.compile(r"^guest-"))
+
+    def start_with_bots(self, illegal_follow: str = "laogai") -> None:
+        """Open the create-table dialog, choose fast timers and start a table with three bots."""
+        page = self.page
+        page.locator("#create-open").click()
+        form = page.locator("#create-form")
+        expect(form).to_be_visible()
+        for name, value in FAST_OPTIONS.items():
+            form.locator(f"[name={name}]").fill(value)
+        form.locator("[name=illegal_follow]").select_option(illegal_follow)
+        form.locator("button[value=bots]").click()
+        expect(page.locator(self.table)).to_be_visible()
+        expect(page.locator("#hand .card").first).to_be_visible()
+
+    def bid_during_deal(self, screenshot: str | None = None) -> bool:
+        """Click a bid button if one shows up before the play starts; True when a bid was made."""
+        page = self.page
+        page.wait_for_function(
+            """() => document.querySelector('.bid-bar button.bid')
+                 || ['playing', 'finished'].includes(document.querySelector('#table-screen').dataset.phase)"""
+        )
+        button = page.locator(".bid-bar button.bid").last
+        if page.locator(self.table).get_attribute("data-phase") not in ("dealing", "bidding"):
+            return False
+        if screenshot:
+            self.shot(screenshot)
+        try:
+            button.click(timeout=2000)
+        except Exception:  # the window closed or a bot's bid made the option go away
+            return False
+        return True
+
+    def wait_for_play(self) -> None:
+        phase = re.compile("playing|review|finished")
+        expect(self.page.locator(self.table)).to_have_attribute("data-phase", phase)
+
+    def wait_for_turn_or_end(self) -> bool:
+        """Wait until it is my turn (True) or the settlement shows (False)."""
+        self.page.wait_for_function(MY_TURN_OR_END)
+        return not self.page.locator("#settle-dialog").evaluate("dialog => dialog.open")
+
+    def drag_select(self, first: int, last: int) -> None:
+        """Press on card ``first`` and drag across to card ``last`` (seed 002: 按住滑鼠拖動選牌)."""
+        cards = self.page.locator("#hand .card")
+        start = cards.nth(first).bounding_box()
+        end = cards.nth(last).bounding_box()
+        assert start is not None and end is not None
+        self.page.mouse.move(start["x"] + 3, start["y"] + 8)
+        self.page.mouse.down()
+        self.page.mouse.move(end["x"] + 3, end["y"] + 8, steps=8)
+        self.page.mouse.up()
+
+    def selected(self) -> int:
+        return self.page.locator("#hand .card.selected").count()
+
+    def clear_selection(self) -> None:
+        for _ in range(self.selected()):
+            self.page.locator("#hand .card.selected").first.click(position={"x": 3, "y": 8})
+        assert self.selected() == 0
+
+    def play_hint(self) -> None:
+        """Press 提示 (it selects a legal move), then 出牌, and wait for the cards to leave the hand."""
+        page = self.page
+        before = self.hand_size()
+        page.locator("[data-action=hint]").click()
+        assert self.selected() > 0
+        page.locator("[data-action=play]").click()
+        page.wait_for_function(f"() => document.querySelectorAll('#hand .card').length < {before}")
+
+    def try_invalid_lead(self) -> str:
+        """On my lead, play a trump with an off-suit card (R13); return the refusal (cards stay selected)."""
+        page = self.page
+        cards = page.locator("#hand .card")
+        trump = page.locator("#hand .card[data-group=T]").first
+        off_suit = page.locator("#hand .card:not([data-group=T])").last
+        assert cards.count() >= 2
+        trump.click(position={"x": 3, "y": 8})
+        off_suit.click(position={"x": 3, "y": 8})
+        assert self.selected() == 2
+        page.locator("[data-action=play]").click()
+        error = page.locator(".status-line.error")
+        expect(error).to_be_visible()
+        return error.inner_text()
+
+    def is_lead(self) -> bool:
+        return self.page.locator(self.table).get_attribute("data-lead") == "true"
+
+    def has_off_suit(self) -> bool:
+        hand = self.page.locator("#hand")
+        trumps = hand.locator(".card[data-group=T]").count()
+        return 0 < trumps < hand.locator(".card").count()

@@ -1,0 +1,243 @@
+"""``tuolaji arena A B``: duplicate matches between two bots.
+
+Every deal is played twice from the same cards, level and dealer: once with A in seats 0 and 2 and
+B in seats 1 and 3, once with the teams swapped, so the luck of the cards cancels out. In both
+duplicates the bidding is done by the heuristic bidding policy for all four seats, so the trump
+suit is the same and only the card play differs (the arena measures play strength, not bidding).
+Deal ``i`` is dealt by seat ``i % 4`` at a level drawn from the arena seed (not a first hand, R19);
+a deal nobody bids on is skipped and replaced by the next seed.
+
+Reported for A: hands won, mean level change per hand (+levels when A's team wins the hand,
+−levels when it loses, R36), mean score difference per deal (the attackers' score when A attacks
+minus the attackers' score when B attacks, same cards), each with a 95% confidence interval over
+deals (normal approximation), and the time per move of each bot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from tuolaji.bots import ALIASES, BOT_NAMES, make_bot
+from tuolaji.bots.base import Bot
+from tuolaji.bots.bidding import choose_bid
+from tuolaji.game.actions import Bid, CloseBidding, CloseReview, DealCards, Play
+from tuolaji.game.options import PRESET_NAMES, TableOptions
+from tuolaji.game.round import Phase, Round, RoundSetup
+from tuolaji.game.view import RoundResult
+
+DEAL_STEP = 8
+"""Cards dealt between two rounds of bid polling (two per seat)."""
+BID_POLL_ROUNDS = 8
+"""After the deal, seats are polled in turn until a whole round brings no bid (at most this many)."""
+Z95 = 1.959964
+
+
+@dataclass
+class HandRecord:
+    """One played hand: the result and each seat's move times (seconds)."""
+
+    result: RoundResult
+    move_times: list[list[float]] = field(default_factory=lambda: [[], [], [], []])
+
+
+def bid_round(round_: Round) -> bool:
+    """Run the deal and the bid window with the heuristic bidding policy for every seat (R15–R19);
+    True if a bid stands when bidding closes, False for a redeal (R20)."""
+    while round_.phase is Phase.DEALING:
+        round_.apply(DealCards(DEAL_STEP))
+        poll_bids(round_, 1)
+    poll_bids(round_, BID_POLL_ROUNDS)
+    round_.apply(CloseBidding())
+    return round_.phase is Phase.PLAYING
+
+
+def poll_bids(round_: Round, rounds: int) -> None:
+    for _ in range(rounds):
+        placed = False
+        for seat in range(4):
+            bid = choose_bid(round_.view(seat))
+            if isinstance(bid, Bid):
+                round_.apply(bid)
+                placed = True
+        if not placed:
+            return
+
+
+def play_round(round_: Round, bots: Sequence[Bot]) -> HandRecord:
+    """Play a round whose bidding is closed to its end; ``bots[seat]`` moves for ``seat``."""
+    times: list[list[float]] = [[], [], [], []]
+    while round_.phase is not Phase.FINISHED:
+        if round_.phase is Phase.REVIEW:
+            round_.apply(CloseReview())
+            continue
+        seat = round_.to_move
+        assert seat is not None
+        view = round_.view(seat)
+        start = time.perf_counter()
+        action = bots[seat].choose(view)
+        times[seat].append(time.perf_counter() - start)
+        if not isinstance(action, Play):
+            raise RuntimeError(f"bot {bots[seat].name} in seat {seat} returned {action!r} on its turn")
+        round_.apply(action)
+    assert round_.result is not None
+    return HandRecord(round_.result, times)
+
+
+def deal_setup(seed: int, index: int, preset: str) -> RoundSetup:
+    """The setup of deal ``index`` of an arena: its own shuffle, dealer ``index % 4``, a drawn level."""
+    rng = random.Random(f"arena:{seed}:{index}")
+    return RoundSetup(
+        seed=rng.getrandbits(63),
+        options=TableOptions(preset=preset, illegal_follow="reject", deal_interval_ms=0),
+        dealer=index % 4,
+        level=rng.randint(1, 12),
+    )
+
+
+@dataclass
+class DealOutcome:
+    """Both duplicates of one deal, from A's side."""
+
+    index: int
+    won: list[bool]
+    levels: list[int]
+    score_diff: int
+    times_a: list[float]
+    times_b: list[float]
+
+
+def play_deal(a: str, b: str, seed: int, index: int, preset: str, budget_ms: int) -> DealOutcome | None:
+    """Play deal ``index`` twice (A in seats 0/2, then in 1/3); None if nobody bid (redeal)."""
+    setup = deal_setup(seed, index, preset)
+    won: list[bool] = []
+    levels: list[int] = []
+    scores: dict[bool, int] = {}
+    times_a: list[float] = []
+    times_b: list[float] = []
+    for a_team in (0, 1):
+        bots = [
+            _make(a if seat % 2 == a_team else b, seed * 1000 + index * 4 + seat, budget_ms)
+            for seat in range(4)
+        ]
+        round_ = Round(setup)
+        if not bid_round(round_):
+            return None
+        record = play_round(round_, bots)
+        result = record.result
+        a_won = result.winning_team == a_team
+        won.append(a_won)
+        levels.append(result.levels if a_won else -result.levels)
+        assert round_.dealer is not None
+        scores[round_.dealer % 2 != a_team] = result.score
+        for seat in range(4):
+            (times_a if seat % 2 == a_team else times_b).extend(record.move_times[seat])
+    return DealOutcome(index, won, levels, scores[True] - scores[False], times_a, times_b)
+
+
+def _make(name: str, seed: int, budget_ms: int) -> Bot:
+    if ALIASES.get(name, name) == "search":
+        return make_bot(name, seed, budget_ms=budget_ms)
+    return make_bot(name, seed)
+
+
+def _play_deal_args(args: tuple[str, str, int, int, str, int]) -> DealOutcome | None:
+    return play_deal(*args)
+
+
+def interval(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and 95% half-width (normal approximation) of ``values``."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, math.inf
+    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, Z95 * math.sqrt(variance / n)
+
+
+def summarize(a: str, b: str, outcomes: Sequence[DealOutcome], seconds: float) -> str:
+    """The arena report for A (see the module docstring)."""
+    hands = 2 * len(outcomes)
+    won = sum(sum(o.won) for o in outcomes)
+    win_mean, win_half = interval([sum(o.won) / 2 for o in outcomes])
+    lvl_mean, lvl_half = interval([sum(o.levels) / 2 for o in outcomes])
+    diff_mean, diff_half = interval([o.score_diff for o in outcomes])
+    times_a = [t for o in outcomes for t in o.times_a]
+    times_b = [t for o in outcomes for t in o.times_b]
+    lines = [
+        f"arena {a} (A) vs {b} (B): {len(outcomes)} duplicate deals = {hands} hands in {seconds:.1f} s",
+        f"A hands won: {won}/{hands} = {100 * win_mean:.1f}% ± {100 * win_half:.1f}%",
+        f"A level change per hand: {lvl_mean:+.3f} ± {lvl_half:.3f}",
+        f"A score difference per deal (A attacking − B attacking): {diff_mean:+.1f} ± {diff_half:.1f}",
+        _timing("A", a, times_a),
+        _timing("B", b, times_b),
+    ]
+    return "\n".join(lines)
+
+
+def _timing(side: str, name: str, times: Sequence[float]) -> str:
+    if not times:
+        return f"{side} ({name}): no moves"
+    ordered = sorted(times)
+    mean = 1000 * sum(ordered) / len(ordered)
+    p99 = 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    worst = 1000 * ordered[-1]
+    return f"{side} ({name}) time per move: mean {mean:.2f} ms, p99 {p99:.2f} ms, max {worst:.2f} ms"
+
+
+def run_arena(
+    a: str, b: str, deals: int, seed: int, preset: str = "nanning", budget_ms: int = 300, jobs: int = 1
+) -> tuple[list[DealOutcome], float]:
+    """Play ``deals`` duplicate deals (skipping redeals); the outcomes and the wall time."""
+    start = time.perf_counter()
+    outcomes: list[DealOutcome] = []
+    index = 0
+    with ProcessPoolExecutor(jobs) if jobs > 1 else _Inline() as pool:
+        while len(outcomes) < deals:
+            batch = [(a, b, seed, i, preset, budget_ms) for i in range(index, index + deals - len(outcomes))]
+            index += len(batch)
+            outcomes += [o for o in pool.map(_play_deal_args, batch) if o is not None]
+    return outcomes, time.perf_counter() - start
+
+
+class _Inline:
+    """A stand-in for a process pool that maps in this process."""
+
+    def __enter__(self) -> _Inline:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def map(
+        self, fn: object, items: Sequence[tuple[str, str, int, int, str, int]]
+    ) -> list[DealOutcome | None]:
+        return [_play_deal_args(item) for item in items]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    names = [*BOT_NAMES, *ALIASES]
+    parser.add_argument("a", choices=names, help="bot A (the one reported on)")
+    parser.add_argument("b", choices=names, help="bot B")
+    parser.add_argument(
+        "--deals", type=int, default=100, help="duplicate deals (each played twice; default 100)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="arena seed (default 0)")
+    parser.add_argument("--preset", choices=PRESET_NAMES, default="nanning", help="rule preset (§14)")
+    parser.add_argument("--budget-ms", type=int, default=300, help="search bot budget per move (default 300)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.deals < 1 or args.jobs < 1 or args.budget_ms < 1:
+        raise SystemExit("arena: --deals, --jobs and --budget-ms must be at least 1")
+    outcomes, seconds = run_arena(
+        args.a, args.b, args.deals, args.seed, args.preset, args.budget_ms, args.jobs
+    )
+    print(summarize(args.a, args.b, outcomes, seconds))
+    return 0

@@ -1,0 +1,103 @@
+"""Hand analysis on count vectors: units, tractor runs and the leads a hand offers (R10–R13)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+from tuolaji.bots.table import CardTable
+from tuolaji.cards import KINDS
+
+
+class Shape(NamedTuple):
+    """One unit (``len(kinds) == 1``) or one tractor: its kinds low to high and its arity."""
+
+    kinds: tuple[int, ...]
+    arity: int
+
+    @property
+    def size(self) -> int:
+        return len(self.kinds) * self.arity
+
+    def cards(self) -> tuple[int, ...]:
+        return tuple(kind for kind in self.kinds for _ in range(self.arity))
+
+
+def counts_of(cards: Iterable[int]) -> list[int]:
+    """A 54-slot count vector."""
+    counts = [0] * KINDS
+    for card in cards:
+        counts[card] += 1
+    return counts
+
+
+def cards_of(counts: Sequence[int], kinds: Iterable[int] | None = None) -> list[int]:
+    """The cards of a count vector (optionally only the given kinds), in kind order."""
+    chosen = range(KINDS) if kinds is None else kinds
+    return [kind for kind in chosen for _ in range(counts[kind])]
+
+
+def class_size(counts: Sequence[int], table: CardTable, cls: int) -> int:
+    """How many cards of suit-class ``cls`` the count vector holds."""
+    return sum(counts[kind] for kind in table.class_kinds[cls])
+
+
+def runs(counts: Sequence[int], table: CardTable, cls: int, arity: int) -> list[tuple[int, ...]]:
+    """Maximal tractor runs of ``arity`` in suit-class ``cls``: two or more neighbouring kinds (R12)
+    each held at least ``arity`` times, kinds low to high. A trump ace is used at one end only."""
+    found: list[tuple[int, ...]] = []
+    for chain in table.sequences[cls]:
+        current: list[int] = []
+        for kind in (*chain, -1):
+            if kind >= 0 and counts[kind] >= arity:
+                current.append(kind)
+                continue
+            if len(current) >= 2:
+                if current[0] == current[-1]:
+                    found.extend((tuple(current[1:]), tuple(current[:-1])))
+                else:
+                    found.append(tuple(current))
+            current = []
+    return found
+
+
+def windows(run: tuple[int, ...], length: int) -> list[tuple[int, ...]]:
+    """Every stretch of ``length`` neighbouring kinds inside a run."""
+    return [run[start : start + length] for start in range(len(run) - length + 1)]
+
+
+def lead_shapes(counts: Sequence[int], table: CardTable) -> list[Shape]:
+    """The leads worth considering (R13): every held kind as a whole unit (up to a bomb) and
+    every maximal tractor run of each arity. Partial units are left out: breaking a group to lead
+    from it is never the policy's choice except through singles of a single-held kind."""
+    shapes: list[Shape] = []
+    for cls in range(5):
+        for kind in table.class_kinds[cls]:
+            if counts[kind]:
+                shapes.append(Shape((kind,), counts[kind]))
+        for arity in (2, 3, 4):
+            for run in runs(counts, table, cls, arity):
+                shapes.append(Shape(run, arity))
+    return shapes
+
+
+def pair_count(counts: Sequence[int], kinds: Iterable[int]) -> int:
+    """Disjoint pairs among ``kinds`` (a triple gives one, a bomb two)."""
+    return sum(counts[kind] // 2 for kind in kinds)
+
+
+def all_leads(counts: Sequence[int], table: CardTable) -> list[Shape]:
+    """Every distinct valid lead (R13): each unit of each arity held, each tractor window."""
+    shapes: list[Shape] = []
+    for cls in range(5):
+        for kind in table.class_kinds[cls]:
+            shapes += [Shape((kind,), arity) for arity in range(1, counts[kind] + 1)]
+        for arity in (2, 3, 4):
+            found = {
+                window
+                for run in runs(counts, table, cls, arity)
+                for length in range(2, len(run) + 1)
+                for window in windows(run, length)
+            }
+            shapes += [Shape(kinds, arity) for kinds in sorted(found)]
+    return shapes

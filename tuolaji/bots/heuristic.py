@@ -1,0 +1,187 @@
+"""The heuristic card-play policy (auto-play, 託管): leads and follows with intent, in well under 10 ms.
+
+Every candidate move gets a utility in points for the seat's team::
+
+    utility = (2·P(win) − 1) · (points at stake) + control · P(win) − λ · (value of the cards spent)
+
+``P(win)`` comes from the rules engine's trick winner for the cards already on the table and, for
+the seats still to play, from card counting (:mod:`tuolaji.bots.risk`): can an opponent still to
+play hold a higher pattern of the same shape, or ruff because it has shown (or probably has) a void?
+A partner's winning play makes feeding points (送分) worth it; an opponent's makes beating it worth
+the cards when the trick is rich or the win is cheap. Leads cash sure winners (bigger patterns and
+side suits first), put a partner with a shown void in to ruff, and otherwise lead cheap cards from
+short suits. Late in the hand the strongest trump pair or tractor is kept for the last trick, whose
+points count times the lead's size (摳底, R35). Follows come from :mod:`tuolaji.bots.follow` and the
+chosen one is checked with :func:`tuolaji.rules.is_legal_follow`; the rules engine's hint is the
+fallback, so a follow is always legal (R22–R25).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tuolaji.bots.base import Bot
+from tuolaji.bots.bidding import choose_bid
+from tuolaji.bots.follow import follow_candidates
+from tuolaji.bots.hand import Shape, class_size, lead_shapes
+from tuolaji.bots.risk import beat_risk
+from tuolaji.bots.situation import Situation
+from tuolaji.bots.table import TRUMP_CLASS, CardTable
+from tuolaji.game.actions import Bid
+from tuolaji.game.view import SeatView
+from tuolaji.rules import is_legal_follow, legal_follow_hint, trick_winner
+
+SPEND_WEIGHT = 0.45
+"""λ: how many points a unit of card value is worth when spent."""
+CONTROL = 4.0
+"""Worth of winning the lead for the next trick, in points."""
+PARTNER_FEED = 5.0
+"""Points a partner is expected to add to a trick we win."""
+RESERVE_FROM = 12
+"""From this many cards left, keep the strongest trump pair or tractor for the last trick (摳底)."""
+
+
+def card_value(table: CardTable, counts: Sequence[int], kind: int) -> float:
+    """How much a card is worth keeping: strength within its class, trumps more, pairs more."""
+    step = table.step[kind]
+    top = table.step[table.class_kinds[table.cls[kind]][-1]] or 1
+    strength = step / top
+    value = 10.0 * strength * strength
+    if table.cls[kind] == TRUMP_CLASS:
+        value += 3.0 + 6.0 * strength
+    if counts[kind] >= 2:
+        value += 2.0 + 3.0 * strength
+    return value
+
+
+def spend_cost(table: CardTable, counts: Sequence[int], cards: Sequence[int]) -> float:
+    """The value of the cards a move gives up."""
+    return sum(card_value(table, counts, kind) for kind in cards)
+
+
+def points_of(table: CardTable, cards: Sequence[int]) -> int:
+    return sum(table.points[kind] for kind in cards)
+
+
+def opponents_after(sit: Situation, played: int) -> list[int]:
+    """Opponents still to play in the trick after this seat (``played`` plays are on the table)."""
+    return [(sit.seat + i) % 4 for i in range(1, 4 - played) if (sit.seat + i) % 2 != sit.seat % 2]
+
+
+def reserve(sit: Situation) -> Shape | None:
+    """The trump pair or tractor kept for the last trick once the hand is short (摳底, R35)."""
+    if sit.hand_size > RESERVE_FROM:
+        return None
+    table = sit.table
+    best: Shape | None = None
+    for shape in lead_shapes(sit.counts, table):
+        if shape.size < 2 or table.cls[shape.kinds[0]] != TRUMP_CLASS or shape.size == sit.hand_size:
+            continue
+        if best is None or (shape.size, table.power[shape.kinds[-1]]) > (
+            best.size,
+            table.power[best.kinds[-1]],
+        ):
+            best = shape
+    return best
+
+
+def lead_utility(sit: Situation, shape: Shape, kept: Shape | None) -> float:
+    """Utility of leading ``shape`` (see the module docstring)."""
+    table = sit.table
+    cards = shape.cards()
+    cls = table.cls[shape.kinds[0]]
+    opponents = [(sit.seat + 1) % 4, (sit.seat + 3) % 4]
+    risk = beat_risk(sit, cards, cls, opponents)
+    win = 1.0 - risk
+    stake = points_of(table, cards) + PARTNER_FEED
+    utility = (2.0 * win - 1.0) * stake + CONTROL * win * (1.0 + 0.5 * shape.size)
+    utility -= SPEND_WEIGHT * risk * spend_cost(table, sit.counts, cards)
+    if cls == TRUMP_CLASS:
+        utility -= 2.0
+    elif shape.size == 1:
+        length = class_size(sit.counts, table, cls)
+        utility += 3.0 / length
+        partner = sit.partner
+        partner_ruffs = cls in sit.know.voids[partner] and TRUMP_CLASS not in sit.know.voids[partner]
+        if partner_ruffs and all(cls not in sit.know.voids[opponent] for opponent in opponents):
+            utility += 8.0
+    if kept is not None and set(shape.kinds) & set(kept.kinds):
+        utility -= 50.0
+    return utility
+
+
+def ranked_leads(sit: Situation) -> list[tuple[int, ...]]:
+    """The hand's leads (units and maximal tractors, all valid, R13), best :func:`lead_utility` first."""
+    kept = reserve(sit)
+    shapes = lead_shapes(sit.counts, sit.table)
+    shapes.sort(key=lambda shape: (-lead_utility(sit, shape, kept), shape.kinds))
+    return [shape.cards() for shape in shapes]
+
+
+def choose_lead(sit: Situation) -> tuple[int, ...]:
+    """A valid lead (R13): the best of :func:`ranked_leads`."""
+    return ranked_leads(sit)[0]
+
+
+def follow_utility(sit: Situation, play: tuple[int, ...]) -> float:
+    """Utility of following with ``play`` (see the module docstring)."""
+    table = sit.table
+    trick = sit.trick
+    plays = [cards for _, cards in trick]
+    lead_cls = table.cls[plays[0][0]]
+    opponents = opponents_after(sit, len(trick))
+    stake = sum(points_of(table, cards) for cards in plays) + points_of(table, play)
+    winner = trick_winner([*plays, play], table.trump, sit.preset)
+    if winner == len(trick):
+        win = 1.0 - beat_risk(sit, play, lead_cls, opponents)
+    elif trick[winner][0] == sit.partner:
+        win = 1.0 - beat_risk(sit, trick[winner][1], lead_cls, opponents)
+    else:
+        partner_to_play = len(trick) == 1
+        win = 0.3 if partner_to_play else 0.0
+    return (2.0 * win - 1.0) * stake + CONTROL * win - SPEND_WEIGHT * spend_cost(table, sit.counts, play)
+
+
+def ranked_follows(sit: Situation) -> list[tuple[int, ...]]:
+    """The candidate follows (:mod:`tuolaji.bots.follow`), best :func:`follow_utility` first;
+    not yet checked for legality."""
+    candidates = follow_candidates(sit.counts, sit.trick[0][1], sit.table, sit.preset)
+    return sorted(candidates, key=lambda play: (-follow_utility(sit, play), play))
+
+
+def legal_follows(sit: Situation, ranked: Sequence[tuple[int, ...]], limit: int) -> list[tuple[int, ...]]:
+    """The first ``limit`` of ``ranked`` that the rules engine accepts (R22–R25); the engine's
+    hint when none is."""
+    hand = sit.hand()
+    lead = sit.trick[0][1]
+    trump, preset = sit.table.trump, sit.preset
+    legal: list[tuple[int, ...]] = []
+    for play in ranked:
+        if is_legal_follow(hand, lead, play, trump, preset):
+            legal.append(play)
+            if len(legal) == limit:
+                break
+    return legal or [tuple(sorted(legal_follow_hint(hand, lead, trump, preset)))]
+
+
+def choose_follow(sit: Situation) -> tuple[int, ...]:
+    """A legal follow (R22–R25): the best of :func:`ranked_follows` the rules engine accepts."""
+    return legal_follows(sit, ranked_follows(sit), 1)[0]
+
+
+def choose_play(sit: Situation) -> tuple[int, ...]:
+    """The heuristic's lead or follow for the seat to move."""
+    return choose_follow(sit) if sit.trick else choose_lead(sit)
+
+
+class HeuristicBot(Bot):
+    """Bids with :func:`tuolaji.bots.bidding.choose_bid` and plays :func:`choose_play`; the
+    auto-play (託管) bot. It draws no random numbers: the same view always gives the same move."""
+
+    name = "heuristic"
+
+    def bid(self, view: SeatView) -> Bid | None:
+        return choose_bid(view)
+
+    def play(self, view: SeatView) -> tuple[int, ...]:
+        return choose_play(Situation.from_view(view))

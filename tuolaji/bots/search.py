@@ -1,0 +1,128 @@
+"""The search bot: determinized Monte-Carlo search (PIMC) over the heuristic.
+
+For a move, the heuristic's best few candidates (:data:`CANDIDATES`) are each tried against the
+same sampled deals of the hidden cards (:mod:`tuolaji.bots.sampling`: consistent with the cards
+seen, the voids shown and the standing bid). From each deal and candidate the hand is played on by
+the heuristic policy for all four seats (:mod:`tuolaji.bots.playout`) for up to
+:data:`HORIZON_TRICKS` tricks, and scored for the bot's team as
+
+    value = signed level change (R36) of the estimated final score + signed score / 80
+
+where the estimated final score is the attackers' score so far, plus what the play-out moved, plus,
+when the play-out stopped before the end, a share of the points still in the hands: the attackers'
+share of the strength left (:func:`tuolaji.bots.heuristic.card_value` summed over each team's
+cards), so spending strength early is not free. The candidate with
+the best total wins; ties go to the heuristic's order.
+
+Determinism and the time budget: the number of sampled deals is computed from the budget, not
+measured: ``deals = budget_ms / (candidates × expected play-out moves × cost per move)`` (at least
+one), where the cost per move (:data:`MS_PER_MOVE`, growing with the cards in hand) was measured
+on the reference machine. So a seed and a view always give the same move, on any machine; on a
+slower machine a move takes proportionally longer than the budget.
+"""
+
+from __future__ import annotations
+
+from tuolaji.bots.base import Bot
+from tuolaji.bots.bidding import choose_bid
+from tuolaji.bots.heuristic import card_value, legal_follows, ranked_follows, ranked_leads
+from tuolaji.bots.playout import Playout
+from tuolaji.bots.sampling import sample_hands
+from tuolaji.bots.situation import Situation
+from tuolaji.cards import DECKS
+from tuolaji.game.actions import Bid
+from tuolaji.game.view import SeatView
+from tuolaji.rules import hand_result
+
+CANDIDATES = 4
+"""How many of the heuristic's best moves are searched."""
+HORIZON_TRICKS = 6
+"""Play-outs stop after this many tricks (the rest of the points count half to each side)."""
+MS_PER_MOVE = (0.035, 0.002)
+"""Measured cost of one play-out move on the reference machine: a + b × cards in hand (ms)."""
+CARDS_PER_TRICK = 1.6
+"""Average cards per play, to estimate how many tricks are left."""
+
+
+def deals_for(budget_ms: float, candidates: int, hand_size: int, horizon: int = HORIZON_TRICKS) -> int:
+    """How many sampled deals fit the budget (see the module docstring)."""
+    tricks = min(horizon, max(1.0, hand_size / CARDS_PER_TRICK))
+    per_deal = candidates * 4 * tricks * (MS_PER_MOVE[0] + MS_PER_MOVE[1] * hand_size)
+    return max(1, int(budget_ms / per_deal))
+
+
+def team_value(sit: Situation, playout: Playout) -> float:
+    """The play-out's worth for ``sit.seat``'s team (see the module docstring)."""
+    score = playout.points_taken + playout.gained
+    if not playout.finished:
+        table = playout.table
+        strength = [0.0, 0.0]
+        left = 0
+        for seat, hand in enumerate(playout.hands):
+            for kind, count in enumerate(hand):
+                if count:
+                    strength[seat % 2] += count * card_value(table, hand, kind)
+                    left += count * table.points[kind]
+        attackers = 1 - sit.dealer % 2
+        score += round(left * strength[attackers] / (sum(strength) or 1.0))
+    score = max(0, min(400, score))
+    winner, levels = hand_result(score)
+    attackers_value = (levels if winner == "attackers" else -levels) + score / 80
+    return -attackers_value if sit.defending else attackers_value
+
+
+class SearchBot(Bot):
+    """Determinized Monte-Carlo search; bids like the heuristic."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        budget_ms: float = 300.0,
+        horizon_tricks: int = HORIZON_TRICKS,
+        candidates: int = CANDIDATES,
+    ) -> None:
+        if budget_ms <= 0 or horizon_tricks < 1 or candidates < 1:
+            raise ValueError(
+                f"bot 'search': budget_ms={budget_ms!r}, horizon_tricks={horizon_tricks!r} and "
+                f"candidates={candidates!r} must be positive"
+            )
+        super().__init__(seed)
+        self.budget_ms = budget_ms
+        self.horizon = horizon_tricks
+        self.candidates = candidates
+
+    def bid(self, view: SeatView) -> Bid | None:
+        return choose_bid(view)
+
+    def play(self, view: SeatView) -> tuple[int, ...]:
+        sit = Situation.from_view(view)
+        if sit.trick:
+            candidates = legal_follows(sit, ranked_follows(sit), self.candidates)
+        else:
+            candidates = ranked_leads(sit)[: self.candidates]
+        if len(candidates) == 1:
+            return candidates[0]
+        rng = self.rng_for(view)
+        know = sit.know
+        played = [DECKS - know.unseen[k] - sit.counts[k] for k in range(len(sit.counts))]
+        totals = [0.0] * len(candidates)
+        for _ in range(deals_for(self.budget_ms, len(candidates), sit.hand_size, self.horizon)):
+            hands = sample_hands(sit.table, know, sit.seat, sit.counts, view.hand_sizes, rng)
+            for index, move in enumerate(candidates):
+                playout = Playout(
+                    sit.table,
+                    sit.preset,
+                    sit.dealer,
+                    [list(hand) for hand in hands],
+                    played,
+                    know.voids,
+                    sit.trick,
+                    sit.points_taken,
+                    sit.seat,
+                )
+                playout.run(move, self.horizon)
+                totals[index] += team_value(sit, playout)
+        best = max(range(len(candidates)), key=lambda index: (totals[index], -index))
+        return candidates[best]

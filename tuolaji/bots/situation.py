@@ -1,0 +1,66 @@
+"""The decision context of a card-play move, built from a :class:`SeatView` (or by a simulator).
+
+A :class:`Situation` holds only what the seat may know: its own cards, the trick so far, public
+history (as :class:`~tuolaji.bots.tracking.Knowledge`) and the table's trump and preset.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tuolaji.bots.hand import counts_of
+from tuolaji.bots.table import CardTable, card_table
+from tuolaji.bots.tracking import Knowledge, trick_plays
+from tuolaji.game.view import SeatView
+from tuolaji.rules import Preset, get_preset
+
+Trick = list[tuple[int, tuple[int, ...]]]
+"""The current trick: (seat, cards) in play order, the lead first."""
+
+
+@dataclass
+class Situation:
+    """Everything a policy may use to pick a lead or a follow for ``seat``."""
+
+    table: CardTable
+    preset: Preset
+    seat: int
+    dealer: int
+    counts: list[int]
+    trick: Trick
+    know: Knowledge
+    points_taken: int
+    """The attackers' card points so far (public, R35)."""
+
+    @property
+    def hand_size(self) -> int:
+        return sum(self.counts)
+
+    @property
+    def partner(self) -> int:
+        return (self.seat + 2) % 4
+
+    @property
+    def defending(self) -> bool:
+        """Whether this seat's team holds the deal (R3)."""
+        return self.seat % 2 == self.dealer % 2
+
+    def hand(self) -> list[int]:
+        return [kind for kind, count in enumerate(self.counts) for _ in range(count)]
+
+    @classmethod
+    def from_view(cls, view: SeatView) -> Situation:
+        """The situation of ``view.seat`` in the playing phase."""
+        if view.seat is None or view.trump_suit is None or view.dealer is None:
+            raise ValueError("a situation needs a seated view after bidding closed (dealer and trump known)")
+        table = card_table(view.level, view.trump_suit)
+        return cls(
+            table=table,
+            preset=get_preset(view.preset),
+            seat=view.seat,
+            dealer=view.dealer,
+            counts=counts_of(view.hand),
+            trick=[(play.seat, play.cards) for play in view.trick],
+            know=Knowledge.build(table, view.hand, trick_plays(view.tricks, view.trick), view.bid),
+            points_taken=view.attackers_points,
+        )

@@ -1,0 +1,40 @@
+"""The ``tuolaji`` command: ``simulate``, ``serve``, ``replay``, ``arena``.
+
+Each subcommand lives in the module of its layer, which provides ``add_arguments(parser)`` and
+``run(args) -> int``; this file only wires them up, importing a layer when its command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "simulate": ("tuolaji.game.simulate", "play whole hands with random-legal players and summarise them"),
+    "serve": ("tuolaji.server.cli", "run the game server (HTTP + WebSocket, SQLite by default)"),
+    "replay": ("tuolaji.server.replay", "print a stored hand trick by trick"),
+    "arena": ("tuolaji.bots.arena", "duplicate matches between two bots"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tuolaji", description="Four-deck Tractor (四副牌拖拉機).")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (module_name, summary) in COMMANDS.items():
+        sub = commands.add_parser(name, help=summary, description=summary)
+        module = importlib.import_module(module_name)
+        module.add_arguments(sub)
+        sub.set_defaults(module=module)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    result: int = args.module.run(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,175 @@
+"""Actions: everything that changes a round, from players and from the server (time, chance).
+
+Each action is a frozen dataclass with a JSON form ``{"type": ..., ...}`` (cards as strings in
+RULES.md notation); :func:`action_from_json` parses and validates it. A round's record is its setup
+plus the list of actions, so the JSON form is also the hand-record format.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from tuolaji.cards import SUITS, Card, format_cards, parse_cards
+
+
+class ActionFormatError(ValueError):
+    """An action whose JSON form is malformed."""
+
+
+@dataclass(frozen=True)
+class DealCards:
+    """System: deal the next ``count`` cards, one at a time in play order (R15)."""
+
+    count: int
+    type: ClassVar[str] = "deal"
+
+
+@dataclass(frozen=True)
+class Bid:
+    """Show ``count`` identical level cards of ``suit`` (0–3) from the hand (R16–R18)."""
+
+    seat: int
+    suit: int
+    count: int
+    type: ClassVar[str] = "bid"
+
+
+@dataclass(frozen=True)
+class CloseBidding:
+    """System: the bid window is over (R19–R20)."""
+
+    type: ClassVar[str] = "close_bidding"
+
+
+@dataclass(frozen=True)
+class Play:
+    """Lead or follow with ``cards`` (R21–R26)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    type: ClassVar[str] = "play"
+
+
+@dataclass(frozen=True)
+class Remind:
+    """Remind the partner after the partner followed (R30)."""
+
+    seat: int
+    type: ClassVar[str] = "remind"
+
+
+@dataclass(frozen=True)
+class Retract:
+    """Take back one's own follow in the current trick (R31)."""
+
+    seat: int
+    type: ClassVar[str] = "retract"
+
+
+@dataclass(frozen=True)
+class CloseReview:
+    """System: the review window after the fourth play is over; judge the trick (R33)."""
+
+    type: ClassVar[str] = "close_review"
+
+
+@dataclass(frozen=True)
+class Timeout:
+    """System: ``seat``'s clock ran out (R44); the server then sends the auto-play's move."""
+
+    seat: int
+    type: ClassVar[str] = "timeout"
+
+
+@dataclass(frozen=True)
+class SetAutoPlay:
+    """Turn 託管 on or off for ``seat`` (R45; R46 turns it on at a disconnect)."""
+
+    seat: int
+    on: bool
+    type: ClassVar[str] = "autoplay"
+
+
+@dataclass(frozen=True)
+class Escape:
+    """System: ``seat`` left during the hand (R43)."""
+
+    seat: int
+    type: ClassVar[str] = "escape"
+
+
+Action = DealCards | Bid | CloseBidding | Play | Remind | Retract | CloseReview | Timeout | SetAutoPlay | Escape
+SYSTEM_ACTIONS = (DealCards, CloseBidding, CloseReview, Timeout, Escape)
+_BY_TYPE: dict[str, type[Action]] = {
+    cls.type: cls
+    for cls in (
+        DealCards,
+        Bid,
+        CloseBidding,
+        Play,
+        Remind,
+        Retract,
+        CloseReview,
+        Timeout,
+        SetAutoPlay,
+        Escape,
+    )
+}
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """The JSON form of an action."""
+    data: dict[str, Any] = {"type": action.type}
+    for name in action.__dataclass_fields__:
+        value = getattr(action, name)
+        if name == "cards":
+            data[name] = format_cards(value)
+        elif name == "suit":
+            data[name] = SUITS[value]
+        else:
+            data[name] = value
+    return data
+
+
+def _int_field(data: dict[str, Any], name: str, low: int, high: int) -> int:
+    value = data.get(name)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ActionFormatError(
+            f"action {data.get('type')!r}: field {name!r}={value!r} must be an integer {low}…{high}"
+        )
+    return value
+
+
+def action_from_json(data: object) -> Action:
+    """Parse the JSON form of an action; raise :class:`ActionFormatError` naming what is wrong."""
+    if not isinstance(data, dict):
+        raise ActionFormatError(f"an action must be a JSON object, got {type(data).__name__}")
+    kind = data.get("type")
+    cls = _BY_TYPE.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise ActionFormatError(f"unknown action type {kind!r}; known: {', '.join(sorted(_BY_TYPE))}")
+    fields: dict[str, Any] = {}
+    for name in cls.__dataclass_fields__:
+        if name == "seat":
+            fields[name] = _int_field(data, name, 0, 3)
+        elif name == "count":
+            fields[name] = _int_field(data, name, 1, 216)
+        elif name == "suit":
+            suit = data.get("suit")
+            if not isinstance(suit, str) or suit.upper() not in SUITS:
+                raise ActionFormatError(f"action {kind!r}: field 'suit'={suit!r} must be one of S H C D")
+            fields[name] = SUITS.index(suit.upper())
+        elif name == "cards":
+            cards = data.get("cards")
+            if isinstance(cards, list) and all(isinstance(token, str) for token in cards):
+                cards = " ".join(cards)
+            if not isinstance(cards, str):
+                raise ActionFormatError(f"action {kind!r}: field 'cards' must be a string of cards or a list of them")
+            fields[name] = tuple(parse_cards(cards))
+        elif name == "on":
+            on = data.get("on")
+            if not isinstance(on, bool):
+                raise ActionFormatError(f"action {kind!r}: field 'on'={on!r} must be true or false")
+            fields[name] = on
+    return cls(**fields)

@@ -1,0 +1,595 @@
+"""The round (盤) state machine: deal and bid, tricks, 勞改, scoring (RULES.md R15–R36).
+
+A round is fully defined by its :class:`RoundSetup` and the actions applied to it; it never reads a
+clock or a random source other than its seed. ``apply`` either refuses an action with a
+:class:`~tuolaji.game.errors.GameError` (the state unchanged) or applies it and returns the events.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from tuolaji.cards import POINTS, RANKS, SUITS, Card, format_cards, full_deck, make_card
+from tuolaji.game.actions import (
+    Action,
+    Bid,
+    CloseBidding,
+    CloseReview,
+    DealCards,
+    Escape,
+    Play,
+    Remind,
+    Retract,
+    SetAutoPlay,
+    Timeout,
+)
+from tuolaji.game.errors import (
+    BadBid,
+    CardsNotHeld,
+    IllegalFollow,
+    InvalidLead,
+    NotAllowed,
+    NotYourTurn,
+    WrongCount,
+    WrongPhase,
+)
+from tuolaji.game.options import TableOptions
+from tuolaji.game.view import BidRecord, Event, PlayRecord, RoundResult, SeatView, TrickRecord
+from tuolaji.rules import (
+    Preset,
+    Trump,
+    explain_follow,
+    explain_lead,
+    get_preset,
+    hand_result,
+    last_trick_multiplier,
+    legal_follow_hint,
+    trick_winner,
+)
+
+RETRACT_PENALTY_PER_CARD = 10
+"""R31: each retracted card moves the score 10 points against the retracting team."""
+CHEAT_FLAG_POINTS = 200
+"""R32: retractions over this many points flag a player as cheating."""
+CHEAT_DISSOLVE_POINTS = 400
+"""R32: retractions over this many points stop the hand and dissolve the table."""
+MAX_SCORE = 400
+"""R35 封頂."""
+
+
+class Phase(StrEnum):
+    DEALING = "dealing"
+    BIDDING = "bidding"
+    PLAYING = "playing"
+    REVIEW = "review"
+    FINISHED = "finished"
+
+
+def team_of(seat: int) -> int:
+    """R2: team 0 is seats 0 and 2, team 1 is seats 1 and 3."""
+    return seat % 2
+
+
+def partner_of(seat: int) -> int:
+    return (seat + 2) % 4
+
+
+@dataclass(frozen=True)
+class RoundSetup:
+    """What a round starts from.
+
+    ``dealer`` is None in the first hand of a match, where the standing bid picks the dealer (R19)
+    and the deal starts at seat 0 (R15). ``level`` is the rank index (1 = 3 … 12 = A) played at (R6).
+    ``autoplay`` and ``timeouts`` carry 託管 state over from the previous round (R45).
+    """
+
+    seed: int
+    options: TableOptions = field(default_factory=TableOptions)
+    dealer: int | None = None
+    level: int = 1
+    autoplay: tuple[bool, bool, bool, bool] = (False, False, False, False)
+    timeouts: tuple[int, int, int, int] = (0, 0, 0, 0)
+    deck: tuple[Card, ...] | None = None
+    """A stacked deck in dealing order (tests, puzzles); None shuffles the four decks by ``seed``."""
+
+    def __post_init__(self) -> None:
+        if self.dealer is not None and self.dealer not in range(4):
+            raise ValueError(f"round setup dealer={self.dealer!r}: expected a seat 0–3 or None (R1)")
+        if not 1 <= self.level <= 12:
+            raise ValueError(f"round setup level={self.level!r}: expected a rank index 1 (3) … 12 (A) (R5)")
+        if self.deck is not None and sorted(self.deck) != full_deck():
+            raise ValueError("round setup deck: expected every card of four decks exactly once (R4)")
+
+    def dealing_order(self) -> list[Card]:
+        """The 216 cards in the order they are dealt (R15)."""
+        if self.deck is not None:
+            return list(self.deck)
+        deck = full_deck()
+        random.Random(self.seed).shuffle(deck)
+        return deck
+
+    @property
+    def first_hand(self) -> bool:
+        return self.dealer is None
+
+
+class Round:
+    """One hand (盤) from the deal to the last trick or a ruling."""
+
+    def __init__(self, setup: RoundSetup) -> None:
+        self.setup = setup
+        self.options = setup.options
+        self.preset: Preset = get_preset(setup.options.preset)
+        self.level = setup.level
+        self._deck = setup.dealing_order()
+        self._first_seat = setup.dealer if setup.dealer is not None else 0
+        self.dealt = 0
+        self.hands: list[list[Card]] = [[], [], [], []]
+        self.dealer: int | None = setup.dealer
+        self.bid: BidRecord | None = None
+        self.trump: Trump | None = None
+        self.phase = Phase.DEALING
+        self.leader: int | None = None
+        self.plays: dict[int, tuple[Card, ...]] = {}
+        self._wrong: dict[int, str] = {}
+        self._second_chance = False
+        self._reminded: set[int] = set()
+        self.tricks: list[TrickRecord] = []
+        self.card_points = 0
+        self.last_trick_value = 0
+        self.point_cards: list[Card] = []
+        self.retraction_points = [0, 0, 0, 0]
+        self.autoplay = list(setup.autoplay)
+        self.timeouts = list(setup.timeouts)
+        self._awaiting_auto_move = [False] * 4
+        self.result: RoundResult | None = None
+        self.actions: list[Action] = []
+
+    @classmethod
+    def replay(cls, setup: RoundSetup, actions: Iterable[Action]) -> Round:
+        """The round that ``actions`` lead to from ``setup``; raises if one of them is refused."""
+        round_ = cls(setup)
+        for action in actions:
+            round_.apply(action)
+        return round_
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that must play now, or None outside the playing phase."""
+        if self.phase is not Phase.PLAYING or self.leader is None:
+            return None
+        for offset in range(4):
+            seat = (self.leader + offset) % 4
+            if seat not in self.plays:
+                return seat
+        return None
+
+    @property
+    def lead(self) -> tuple[Card, ...] | None:
+        """The current trick's lead, or None when nobody has led yet."""
+        return self.plays.get(self.leader) if self.leader is not None else None
+
+    @property
+    def attackers(self) -> int | None:
+        """The attacking team (R3), once the dealer is known."""
+        return None if self.dealer is None else 1 - team_of(self.dealer)
+
+    def hand(self, seat: int) -> list[Card]:
+        """A copy of ``seat``'s cards."""
+        return list(self.hands[seat])
+
+    def bid_options(self, seat: int) -> list[tuple[int, int]]:
+        """Every (suit, count) ``seat`` may bid now (R16–R18)."""
+        if self.phase not in (Phase.DEALING, Phase.BIDDING):
+            return []
+        held = [self.hands[seat].count(make_card(self.level, suit)) for suit in range(4)]
+        options: list[tuple[int, int]] = []
+        for suit in range(4):
+            low = 1
+            if self.bid is not None:
+                if self.bid.seat == seat and self.bid.suit != suit:
+                    continue
+                low = self.bid.count + 1
+            options.extend((suit, count) for count in range(low, held[suit] + 1))
+        return options
+
+    def score(self) -> int:
+        """The attackers' score so far (R35): card points, 摳底, retractions, clamped to 0…400."""
+        raw = self.card_points + self.last_trick_value + self._penalty()
+        return max(0, min(MAX_SCORE, raw))
+
+    def _penalty(self) -> int:
+        attackers = self.attackers
+        if attackers is None:
+            return 0
+        return sum(
+            -points if team_of(seat) == attackers else points for seat, points in enumerate(self.retraction_points)
+        )
+
+    # ------------------------------------------------------------------ actions
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply ``action``; return the events it causes, or raise a GameError and change nothing."""
+        if self.phase is Phase.FINISHED and not isinstance(action, SetAutoPlay):
+            raise WrongPhase(f"{_describe(action)}: the round is over")
+        match action:
+            case DealCards():
+                events = self._deal(action)
+            case Bid():
+                events = self._bid(action)
+            case CloseBidding():
+                events = self._close_bidding()
+            case Play():
+                events = self._play(action)
+            case Remind():
+                events = self._remind(action)
+            case Retract():
+                events = self._retract(action)
+            case CloseReview():
+                events = self._close_review()
+            case Timeout():
+                events = self._timeout(action)
+            case SetAutoPlay():
+                events = self._set_autoplay(action)
+            case Escape():
+                events = self._finish(RoundResult(kind="escape", dealer=self.dealer, escaped=action.seat))
+        self.actions.append(action)
+        return events
+
+    def _deal(self, action: DealCards) -> list[Event]:
+        if self.phase is not Phase.DEALING:
+            raise WrongPhase(f"deal of {action.count} cards: the deal is over (R15)")
+        count = min(action.count, len(self._deck) - self.dealt)
+        given: list[list[Card]] = [[], [], [], []]
+        for index in range(self.dealt, self.dealt + count):
+            seat = (self._first_seat + index) % 4
+            given[seat].append(self._deck[index])
+        self.dealt += count
+        events = []
+        for seat, cards in enumerate(given):
+            if cards:
+                self.hands[seat].extend(cards)
+                events.append(Event("deal", {"cards": tuple(cards)}, to=seat))
+        if self.dealt == len(self._deck):
+            self.phase = Phase.BIDDING
+        events.append(Event("deal_progress", {"dealt": self.dealt, "hand_sizes": [len(hand) for hand in self.hands]}))
+        return events
+
+    def _bid(self, action: Bid) -> list[Event]:
+        seat, suit, count = action.seat, action.suit, action.count
+        name = f"seat {seat} bid {count}×{RANKS[self.level]}{SUITS[suit]}"
+        if self.phase not in (Phase.DEALING, Phase.BIDDING):
+            raise WrongPhase(f"{name}: bidding is closed (R19)")
+        held = self.hands[seat].count(make_card(self.level, suit))
+        if held < count:
+            raise BadBid(f"{name}: you hold only {held} of that level card (R16)")
+        kind = "bid"
+        if self.bid is not None:
+            if self.bid.seat == seat:
+                if self.bid.suit != suit:
+                    raise BadBid(f"{name}: you can only reinforce your own bid in {SUITS[self.bid.suit]} (R17)")
+                kind = "reinforce"
+            else:
+                kind = "overturn"
+            if count <= self.bid.count:
+                raise BadBid(f"{name}: must show more than the standing {self.bid.count} (R17, R18)")
+        self.bid = BidRecord(seat, suit, count)
+        return [Event("bid", {"seat": seat, "suit": suit, "count": count, "kind": kind})]
+
+    def _close_bidding(self) -> list[Event]:
+        if self.phase is not Phase.BIDDING:
+            raise WrongPhase(f"close of bidding: the deal is not finished ({self.dealt} of 216 dealt, R19)")
+        if self.bid is None:
+            return self._finish(RoundResult(kind="redeal", dealer=self.dealer))
+        if self.dealer is None:
+            self.dealer = self.bid.seat
+        self.trump = Trump(self.level, self.bid.suit)
+        self.phase = Phase.PLAYING
+        self.leader = self.dealer
+        return [
+            Event(
+                "bidding_closed",
+                {
+                    "dealer": self.dealer,
+                    "trump_suit": self.bid.suit,
+                    "level": RANKS[self.level],
+                    "bid": self.bid,
+                },
+            )
+        ]
+
+    def _play(self, action: Play) -> list[Event]:
+        seat, cards = action.seat, action.cards
+        name = f"seat {seat} play {format_cards(cards) or '(nothing)'}"
+        if self.phase is not Phase.PLAYING:
+            raise WrongPhase(f"{name}: no play is expected now (phase {self.phase})")
+        if seat != self.to_move:
+            raise NotYourTurn(f"{name}: it is seat {self.to_move}'s turn (R21)")
+        hand = self.hands[seat]
+        if not _holds(hand, cards):
+            raise CardsNotHeld(f"{name}: those cards are not all in your hand (R22)")
+        assert self.trump is not None
+        lead = self.lead
+        if lead is None:
+            reason = explain_lead(cards, self.trump, self.preset)
+            if reason is not None:
+                raise InvalidLead(f"{name}: {reason}")
+        else:
+            if len(cards) != len(lead):
+                raise WrongCount(f"{name}: the lead has {len(lead)} cards, so a follow has {len(lead)} (R22)")
+            reason = explain_follow(hand, lead, cards, self.trump, self.preset)
+            if reason is not None:
+                if self.options.illegal_follow == "reject":
+                    raise IllegalFollow(f"{name}: {reason}")
+                if self._second_chance:
+                    raise IllegalFollow(f"{name}: {reason} (a second wrong play in this trick is refused, R33)")
+                self._wrong[seat] = reason
+        for card in cards:
+            hand.remove(card)
+        self.plays[seat] = cards
+        if self._awaiting_auto_move[seat]:
+            self._awaiting_auto_move[seat] = False
+        else:
+            self.timeouts[seat] = 0
+        if len(self.plays) == 4:
+            self.phase = Phase.REVIEW
+        return [Event("play", {"seat": seat, "cards": cards, "to_move": self.to_move, "phase": str(self.phase)})]
+
+    def _remind(self, action: Remind) -> list[Event]:
+        seat, partner = action.seat, partner_of(action.seat)
+        name = f"seat {seat} remind"
+        if self.phase not in (Phase.PLAYING, Phase.REVIEW):
+            raise WrongPhase(f"{name}: no trick is being played (R30)")
+        if partner not in self.plays or partner == self.leader:
+            raise NotAllowed(f"{name}: your partner has not followed in this trick (R30)")
+        if partner in self._reminded:
+            raise NotAllowed(f"{name}: your partner was already reminded in this trick (R30)")
+        self._reminded.add(partner)
+        data = {"seat": seat, "partner": partner}
+        return [Event("remind", data, to=partner), Event("remind", data, to=seat)]
+
+    def _retract(self, action: Retract) -> list[Event]:
+        seat = action.seat
+        name = f"seat {seat} retract"
+        if self.phase not in (Phase.PLAYING, Phase.REVIEW):
+            raise WrongPhase(f"{name}: no trick is being played (R31)")
+        if seat == self.leader or seat not in self.plays:
+            raise NotAllowed(f"{name}: only a follower who has played in this trick may retract (R31)")
+        cards = self.plays.pop(seat)
+        self._wrong.pop(seat, None)
+        self.hands[seat].extend(cards)
+        first = self.retraction_points[seat] == 0
+        penalty = RETRACT_PENALTY_PER_CARD * len(cards)
+        self.retraction_points[seat] += penalty
+        self.phase = Phase.PLAYING
+        events = [
+            Event(
+                "retract",
+                {"seat": seat, "cards": cards, "penalty": penalty, "first": first, "to_move": self.to_move},
+            )
+        ]
+        if self.retraction_points[seat] > CHEAT_DISSOLVE_POINTS:
+            events += self._finish(
+                RoundResult(kind="dissolved", dealer=self.dealer, cheaters=(seat,), escaped=seat, score=self.score())
+            )
+        return events
+
+    def _close_review(self) -> list[Event]:
+        if self.phase is not Phase.REVIEW:
+            raise WrongPhase("close of review: the trick is not complete (R33)")
+        wrong_by_team = [0, 0]
+        for seat in self._wrong:
+            wrong_by_team[team_of(seat)] += 1
+        if wrong_by_team == [0, 0]:
+            return self._resolve_trick()
+        if wrong_by_team[0] == wrong_by_team[1]:
+            seats = sorted(self._wrong)
+            for seat in seats:
+                self.hands[seat].extend(self.plays.pop(seat))
+            self._wrong.clear()
+            self._second_chance = True
+            self.phase = Phase.PLAYING
+            return [Event("laogai_retract", {"seats": seats, "to_move": self.to_move})]
+        laogai_team = 0 if wrong_by_team[0] > wrong_by_team[1] else 1
+        assert self.dealer is not None
+        winning_team = 1 - laogai_team
+        winner = "defenders" if winning_team == team_of(self.dealer) else "attackers"
+        wrong = [{"seat": seat, "reason": reason} for seat, reason in sorted(self._wrong.items())]
+        return [
+            Event("laogai", {"team": laogai_team, "wrong": wrong}),
+            *self._finish(
+                RoundResult(
+                    kind="laogai",
+                    dealer=self.dealer,
+                    winner=winner,
+                    winning_team=winning_team,
+                    levels=3,
+                    score=self.score(),
+                    card_points=self.card_points,
+                    last_trick=self.last_trick_value,
+                    penalty=self._penalty(),
+                    laogai_team=laogai_team,
+                    cheaters=self._cheaters(),
+                )
+            ),
+        ]
+
+    def _resolve_trick(self) -> list[Event]:
+        assert self.leader is not None and self.trump is not None and self.dealer is not None
+        order = [(self.leader + offset) % 4 for offset in range(4)]
+        plays = [self.plays[seat] for seat in order]
+        winner = order[trick_winner(plays, self.trump, self.preset)]
+        cards = [card for play in plays for card in play]
+        points = sum(POINTS[card] for card in cards)
+        last = not self.hands[0]
+        multiplier = last_trick_multiplier(plays[0], self.trump, self.preset) if last else 1
+        attackers_won = team_of(winner) != team_of(self.dealer)
+        if multiplier > 1:
+            self.last_trick_value = points * multiplier * (1 if attackers_won else -1)
+        elif attackers_won:
+            self.card_points += points
+        if attackers_won:
+            self.point_cards.extend(card for card in cards if POINTS[card])
+        record = TrickRecord(
+            self.leader,
+            tuple(PlayRecord(seat, self.plays[seat]) for seat in order),
+            winner,
+            points,
+            multiplier,
+        )
+        self.tricks.append(record)
+        self.leader = winner
+        self.plays = {}
+        self._wrong.clear()
+        self._reminded.clear()
+        self._second_chance = False
+        self.phase = Phase.PLAYING
+        events = [Event("trick", {"trick": record, "score": self.score(), "leader": winner})]
+        if last:
+            events += self._finish_played()
+        return events
+
+    def _finish_played(self) -> list[Event]:
+        assert self.dealer is not None
+        score = self.score()
+        winner, levels = hand_result(score)
+        attackers = 1 - team_of(self.dealer)
+        return self._finish(
+            RoundResult(
+                kind="played",
+                dealer=self.dealer,
+                winner=winner,
+                winning_team=attackers if winner == "attackers" else 1 - attackers,
+                levels=levels,
+                score=score,
+                card_points=self.card_points,
+                last_trick=self.last_trick_value,
+                penalty=self._penalty(),
+                cheaters=self._cheaters(),
+            )
+        )
+
+    def _cheaters(self) -> tuple[int, ...]:
+        return tuple(seat for seat, points in enumerate(self.retraction_points) if points > CHEAT_FLAG_POINTS)
+
+    def _timeout(self, action: Timeout) -> list[Event]:
+        seat = action.seat
+        if self.phase is not Phase.PLAYING or seat != self.to_move:
+            raise NotYourTurn(f"timeout of seat {seat}: it is not that seat's turn (R44)")
+        self.timeouts[seat] += 1
+        self._awaiting_auto_move[seat] = True
+        events = [Event("timeout", {"seat": seat, "count": self.timeouts[seat]})]
+        if not self.autoplay[seat] and self.timeouts[seat] >= self.preset.timeouts_before_autoplay:
+            self.autoplay[seat] = True
+            events.append(Event("autoplay", {"seat": seat, "on": True, "reason": "timeouts"}))
+        return events
+
+    def _set_autoplay(self, action: SetAutoPlay) -> list[Event]:
+        self.autoplay[action.seat] = action.on
+        if not action.on:
+            self.timeouts[action.seat] = 0
+        return [Event("autoplay", {"seat": action.seat, "on": action.on, "reason": "request"})]
+
+    def _finish(self, result: RoundResult) -> list[Event]:
+        self.phase = Phase.FINISHED
+        self.result = result
+        return [Event("round_over", {"result": result})]
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int | None) -> SeatView:
+        """What ``seat`` may know (None: a spectator). Never holds another seat's cards."""
+        hand: tuple[Card, ...] = ()
+        hint: tuple[Card, ...] = ()
+        if seat is not None:
+            sorter = self.trump or (Trump(self.level, self.bid.suit) if self.bid else None)
+            hand = tuple(sorted(self.hands[seat], key=sorter.sort_key if sorter else None))
+            if seat == self.to_move:
+                hint = tuple(self.hint(seat))
+        in_trick = self.phase in (Phase.PLAYING, Phase.REVIEW)
+        partner = partner_of(seat) if seat is not None else None
+        return SeatView(
+            seat=seat,
+            phase=str(self.phase),
+            level=self.level,
+            dealer=self.dealer,
+            first_hand=self.setup.first_hand,
+            bid=self.bid,
+            trump_suit=self.trump.suit if self.trump else None,
+            hand=hand,
+            hand_sizes=tuple(len(cards) for cards in self.hands),
+            cards_dealt=self.dealt,
+            to_move=self.to_move,
+            leader=self.leader,
+            trick=tuple(
+                PlayRecord(s, self.plays[s])
+                for s in ((self.leader + offset) % 4 for offset in range(4))
+                if s in self.plays
+            )
+            if self.leader is not None
+            else (),
+            tricks=tuple(self.tricks),
+            attackers_points=self.score(),
+            point_cards=tuple(self.point_cards),
+            retraction_points=tuple(self.retraction_points),
+            autoplay=tuple(self.autoplay),
+            timeouts=tuple(self.timeouts),
+            reminded=seat is not None and seat in self._reminded,
+            can_remind=in_trick
+            and partner is not None
+            and partner in self.plays
+            and partner != self.leader
+            and partner not in self._reminded,
+            can_retract=in_trick and seat is not None and seat != self.leader and seat in self.plays,
+            bid_options=tuple(self.bid_options(seat)) if seat is not None else (),
+            hint=hint,
+            result=self.result,
+            preset=self.preset.name,
+            illegal_follow=self.options.illegal_follow,
+        )
+
+    def hint(self, seat: int) -> list[Card]:
+        """A sensible legal move for ``seat`` when it is its turn: the hint button and the fallback auto-play."""
+        assert self.trump is not None
+        hand = self.hands[seat]
+        lead = self.lead
+        if lead is not None:
+            return legal_follow_hint(hand, lead, self.trump, self.preset)
+        trump = self.trump
+        return [min(hand, key=lambda card: (trump.is_trump(card), POINTS[card] > 0, trump.power(card)))]
+
+    def check_play(self, seat: int, cards: Sequence[Card]) -> str | None:
+        """Why ``seat`` playing ``cards`` now would be refused or judged wrong, or None if it is fine."""
+        if self.phase is not Phase.PLAYING or self.trump is None:
+            return f"no play is expected now (phase {self.phase})"
+        if seat != self.to_move:
+            return f"it is seat {self.to_move}'s turn (R21)"
+        if not _holds(self.hands[seat], cards):
+            return "those cards are not all in your hand (R22)"
+        lead = self.lead
+        if lead is None:
+            return explain_lead(cards, self.trump, self.preset)
+        if len(cards) != len(lead):
+            return f"the lead has {len(lead)} cards, so a follow has {len(lead)} (R22)"
+        return explain_follow(self.hands[seat], lead, cards, self.trump, self.preset)
+
+
+def stack_deck(hands: Sequence[Sequence[Card]], first_seat: int = 0) -> tuple[Card, ...]:
+    """The dealing order that gives seat ``s`` exactly ``hands[s]`` when the deal starts at ``first_seat``."""
+    if len(hands) != 4 or any(len(cards) != 54 for cards in hands):
+        raise ValueError("stack_deck: expected four hands of 54 cards (R4)")
+    return tuple(hands[(first_seat + index) % 4][index // 4] for index in range(216))
+
+
+def _holds(hand: Sequence[Card], cards: Sequence[Card]) -> bool:
+    return all(hand.count(card) >= cards.count(card) for card in set(cards))
+
+
+def _describe(action: Action) -> str:
+    seat = getattr(action, "seat", None)
+    return f"{action.type}" + (f" by seat {seat}" if seat is not None else "")

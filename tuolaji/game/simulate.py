@@ -1,0 +1,152 @@
+"""``tuolaji simulate``: whole hands between random-legal players, with a summary.
+
+Each hand is dealt at once, bid by random players, and played to the last trick with random valid
+leads and random legal follows. Every finished hand is checked: its tricks hold all 216 cards and
+all 400 card points (R4, R35).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from tuolaji.cards import DECK_SIZE, POINTS, Card
+from tuolaji.game.actions import Bid, CloseBidding, CloseReview, DealCards, Play
+from tuolaji.game.match import Match
+from tuolaji.game.options import PRESET_NAMES, TableOptions
+from tuolaji.game.round import Phase, Round
+from tuolaji.rules import Trump, random_legal_follow, random_valid_lead
+
+TOTAL_POINTS = 400
+
+
+class SimulationError(AssertionError):
+    """A simulated hand broke an invariant (cards or points lost)."""
+
+
+def random_bids(round_: Round, rng: random.Random) -> None:
+    """Random players bid after the deal: each seat, in a random order, may show level cards."""
+    seats = [0, 1, 2, 3]
+    rng.shuffle(seats)
+    for seat in seats:
+        options = round_.bid_options(seat)
+        if options and rng.random() < 0.75:
+            suit, count = rng.choice(options)
+            round_.apply(Bid(seat, suit, count))
+
+
+def random_move(round_: Round, seat: int, trump: Trump, rng: random.Random) -> list[Card]:
+    """A random valid lead (R13) or a random legal follow (R22–R25) for ``seat``."""
+    hand = round_.hands[seat]
+    lead = round_.lead
+    if lead is None:
+        return random_valid_lead(hand, trump, rng)
+    return random_legal_follow(hand, lead, trump, rng, round_.preset)
+
+
+def play_random_round(round_: Round, rng: random.Random) -> None:
+    """Deal, bid and play ``round_`` to its end with random-legal players."""
+    round_.apply(DealCards(DECK_SIZE))
+    random_bids(round_, rng)
+    round_.apply(CloseBidding())
+    while round_.phase is not Phase.FINISHED:
+        if round_.phase is Phase.REVIEW:
+            round_.apply(CloseReview())
+            continue
+        seat = round_.to_move
+        assert seat is not None and round_.trump is not None
+        round_.apply(Play(seat, tuple(random_move(round_, seat, round_.trump, rng))))
+
+
+def check_round(round_: Round) -> None:
+    """Raise :class:`SimulationError` unless the round's tricks hold every card and every point once."""
+    cards = [card for trick in round_.tricks for play in trick.plays for card in play.cards]
+    if len(cards) != DECK_SIZE:
+        raise SimulationError(f"round seed {round_.setup.seed}: tricks hold {len(cards)} cards, not {DECK_SIZE}")
+    points = sum(POINTS[card] for card in cards)
+    if points != TOTAL_POINTS:
+        raise SimulationError(f"round seed {round_.setup.seed}: tricks hold {points} points, not {TOTAL_POINTS}")
+    if any(round_.hands):
+        raise SimulationError(f"round seed {round_.setup.seed}: cards left in hand after the last trick")
+
+
+@dataclass
+class Summary:
+    """What a simulation measured."""
+
+    hands: int = 0
+    redeals: int = 0
+    seconds: float = 0.0
+    scores: list[int] = field(default_factory=list)
+    results: Counter[str] = field(default_factory=Counter)
+    last_trick_multiplied: int = 0
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.hands / self.seconds if self.seconds else 0.0
+
+    def render(self) -> str:
+        mean = sum(self.scores) / len(self.scores) if self.scores else 0.0
+        lines = [
+            f"hands: {self.hands} ({self.redeals} redeals) in {self.seconds:.2f} s"
+            f" = {self.hands_per_second:.1f} hands/s",
+            f"mean attackers' score: {mean:.1f}",
+            "results:",
+        ]
+        lines += [
+            f"  {name}: {count} ({100 * count / max(1, self.hands):.1f}%)"
+            for name, count in sorted(self.results.items())
+        ]
+        share = 100 * self.last_trick_multiplied / max(1, self.hands)
+        lines.append(f"摳底 (last trick multiplied): {self.last_trick_multiplied} ({share:.1f}%)")
+        return "\n".join(lines)
+
+
+def simulate(hands: int, seed: int, preset: str = "nanning") -> Summary:
+    """Play ``hands`` whole hands (redeals not counted) of one match and check each one."""
+    rng = random.Random(seed)
+    match = Match(TableOptions(preset=preset), seed)
+    summary = Summary()
+    start = time.perf_counter()
+    while summary.hands < hands:
+        round_ = match.start_round()
+        play_random_round(round_, rng)
+        outcome = match.finish_round()
+        result = outcome.result
+        if result.kind == "redeal":
+            summary.redeals += 1
+            if match.state == "stopped":
+                match.resume()
+            continue
+        check_round(round_)
+        summary.hands += 1
+        summary.scores.append(result.score)
+        summary.results[f"{result.winner} +{result.levels}"] += 1
+        if round_.tricks[-1].multiplier > 1:
+            summary.last_trick_multiplied += 1
+    summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hands", type=_positive, default=100, help="whole hands to play (default 100)")
+    parser.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    parser.add_argument("--preset", choices=PRESET_NAMES, default="nanning", help="rule preset (§14)")
+
+
+def run(args: argparse.Namespace) -> int:
+    print(simulate(args.hands, args.seed, args.preset).render())
+    return 0
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--hands {text!r}: expected a whole number ≥ 1") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"--hands {text!r}: expected a whole number ≥ 1")
+    return value

@@ -1,0 +1,148 @@
+"""What leaves the game: events, per-seat views and round results.
+
+Cards are ints inside Python; ``to_json()`` renders them as strings in RULES.md notation. A
+:class:`SeatView` holds the cards of its own seat only (``seat`` None is a spectator: no cards).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from tuolaji.cards import SUITS, Card, format_card
+
+CARD_FIELDS = frozenset({"cards", "hand", "hint", "point_cards", "lead"})
+
+
+def _jsonable(name: str, value: Any) -> Any:
+    if name in CARD_FIELDS and isinstance(value, tuple | list):
+        return [format_card(card) for card in value]
+    if name in ("suit", "trump_suit") and isinstance(value, int):
+        return SUITS[value]
+    if isinstance(value, dict):
+        return {key: _jsonable(key, item) for key, item in value.items()}
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    if isinstance(value, tuple | list):
+        return [_jsonable(name, item) for item in value]
+    return value
+
+
+def to_jsonable(obj: Any) -> dict[str, Any]:
+    """A dataclass as a JSON-ready dict: card fields as strings, suits as letters."""
+    return {f.name: _jsonable(f.name, getattr(obj, f.name)) for f in fields(obj)}
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened. ``to`` is None for everyone at the table, else the one seat that may see it."""
+
+    type: str
+    data: dict[str, Any] = field(default_factory=dict)
+    to: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, **{key: _jsonable(key, value) for key, value in self.data.items()}}
+
+
+@dataclass(frozen=True)
+class PlayRecord:
+    """One seat's play in a trick (``wrong`` is never shown before the trick is judged)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return to_jsonable(self)
+
+
+@dataclass(frozen=True)
+class TrickRecord:
+    """A finished trick: plays in play order (the lead first), winner seat, card points, scoring."""
+
+    leader: int
+    plays: tuple[PlayRecord, ...]
+    winner: int
+    points: int
+    multiplier: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        return to_jsonable(self)
+
+
+@dataclass(frozen=True)
+class BidRecord:
+    seat: int
+    suit: int
+    count: int
+
+    def to_json(self) -> dict[str, Any]:
+        return to_jsonable(self)
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """How a round ended.
+
+    ``kind``: ``played`` (to the last card), ``laogai`` (R34), ``redeal`` (R20), ``escape`` (R43)
+    or ``dissolved`` (R32: retractions over 400). ``winner`` is ``defenders``/``attackers`` and
+    ``winning_team`` 0 (seats 0, 2) or 1 (seats 1, 3) when a team won; ``levels`` its level gain.
+    ``score`` is the attackers' final score (R35, clamped); ``card_points`` the face points they
+    took; ``last_trick`` the 摳底 value added (negative for 反摳); ``penalty`` the net retraction
+    change. ``cheaters`` lists seats flagged by R32; ``escaped`` the seat that left.
+    """
+
+    kind: str
+    dealer: int | None
+    winner: str | None = None
+    winning_team: int | None = None
+    levels: int = 0
+    score: int = 0
+    card_points: int = 0
+    last_trick: int = 0
+    penalty: int = 0
+    laogai_team: int | None = None
+    cheaters: tuple[int, ...] = ()
+    escaped: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return to_jsonable(self)
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """Everything one seat may know about the round (R46: enough to rebuild the table on reconnect)."""
+
+    seat: int | None
+    phase: str
+    level: int
+    dealer: int | None
+    first_hand: bool
+    bid: BidRecord | None
+    trump_suit: int | None
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    cards_dealt: int
+    to_move: int | None
+    leader: int | None
+    trick: tuple[PlayRecord, ...]
+    tricks: tuple[TrickRecord, ...]
+    attackers_points: int
+    point_cards: tuple[Card, ...]
+    retraction_points: tuple[int, ...]
+    autoplay: tuple[bool, ...]
+    timeouts: tuple[int, ...]
+    reminded: bool
+    can_remind: bool
+    can_retract: bool
+    bid_options: tuple[tuple[int, int], ...]
+    hint: tuple[Card, ...]
+    result: RoundResult | None
+    preset: str
+    illegal_follow: str
+
+    def to_json(self) -> dict[str, Any]:
+        data = to_jsonable(self)
+        data["level"] = "23456789TJQKA"[self.level]
+        data["bid_options"] = [{"suit": SUITS[suit], "count": count} for suit, count in self.bid_options]
+        return data

@@ -1,0 +1,43 @@
+"""The rules engine (RULES.md): pure functions on cards, for the game, the server and the bots.
+
+Cards are kinds 0–53 (:mod:`tuolaji.cards`); every function taking a ``preset`` accepts a name
+(``"nanning"``, ``"guigang"``, ``"fourdeck"``) or a :class:`Preset`.
+"""
+
+from tuolaji.cards import Card, card_points, format_cards, parse_cards
+
+from .follow import explain_follow, is_legal_follow
+from .follow_choice import legal_follow_hint, random_legal_follow
+from .lead_choice import random_valid_lead
+from .pattern import Pattern
+from .patterns import classify, explain_lead, is_valid_lead
+from .presets import PRESETS, Preset, PresetLike, get_preset
+from .scoring import hand_result, last_trick_multiplier
+from .trick import trick_winner
+from .trump import CLASS_NAMES, TRUMP_CLASS, Trump
+
+__all__ = [
+    "CLASS_NAMES",
+    "PRESETS",
+    "TRUMP_CLASS",
+    "Card",
+    "Pattern",
+    "Preset",
+    "PresetLike",
+    "Trump",
+    "card_points",
+    "classify",
+    "explain_follow",
+    "explain_lead",
+    "format_cards",
+    "get_preset",
+    "hand_result",
+    "is_legal_follow",
+    "is_valid_lead",
+    "last_trick_multiplier",
+    "legal_follow_hint",
+    "parse_cards",
+    "random_legal_follow",
+    "random_valid_lead",
+    "trick_winner",
+]

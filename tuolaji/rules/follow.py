@@ -1,0 +1,204 @@
+"""Follow legality (R22–R25) and the messages that explain a wrong follow."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from tuolaji.cards import KINDS, Card, format_cards
+
+from .follow_choice import legal_follow_hint
+from .pattern import Pattern
+from .patterns import check_kinds, classify, lead_pattern
+from .presets import Preset, PresetLike, get_preset
+from .structure import (
+    EXACT,
+    EXACT_OR_SAME,
+    FREE,
+    PAIRS,
+    SAME_COUNT,
+    TRACTORS,
+    follow_stage,
+    structure_value,
+)
+from .trump import CLASS_NAMES, TRUMP_CLASS, Trump
+
+_LEGAL: Final = -1
+_WRONG_COUNT: Final = -2
+_NOT_HELD: Final = -3
+_LEFT_OUT: Final = -4
+_OFF_CLASS: Final = -5
+# Failures of the R24 structure use the failed stage's number (EXACT, SAME_COUNT, …).
+
+
+def is_legal_follow(
+    hand: Sequence[Card],
+    lead: Sequence[Card],
+    play: Sequence[Card],
+    trump: Trump,
+    preset: PresetLike = "nanning",
+) -> bool:
+    """Whether ``play`` is a legal follow to ``lead`` from ``hand`` (R22–R25).
+
+    ``hand`` is the follower's whole hand before playing. A wrong card count or cards not in the
+    hand give ``False`` (R22). An invalid lead raises ``ValueError`` (R13).
+    """
+    return _failure(hand, lead, play, trump, get_preset(preset)) == _LEGAL
+
+
+def explain_follow(
+    hand: Sequence[Card],
+    lead: Sequence[Card],
+    play: Sequence[Card],
+    trump: Trump,
+    preset: PresetLike = "nanning",
+) -> str | None:
+    """``None`` for a legal follow, else a message naming the rule it breaks and what it requires."""
+    rules = get_preset(preset)
+    failure = _failure(hand, lead, play, trump, rules)
+    if failure == _LEGAL:
+        return None
+    pattern = lead_pattern(lead, trump, rules)
+    n = pattern.size
+    if failure == _WRONG_COUNT:
+        return f"R22: a follow has exactly as many cards as the lead ({n}); you played {len(play)}"
+    if failure == _NOT_HELD:
+        missing = _minus(play, hand)
+        return f"R22: you do not hold {format_cards(missing)}"
+    trumps = pattern.suit_class == TRUMP_CLASS
+    name = "trumps" if trumps else CLASS_NAMES[pattern.suit_class]
+    cards_name = "trumps" if trumps else f"{name} cards"
+    held = [card for card in hand if trump.suit_classes[card] == pattern.suit_class]
+    held.sort(key=trump.sort_keys.__getitem__)
+    example = format_cards(legal_follow_hint(hand, lead, trump, rules))
+    if failure == _LEFT_OUT:
+        return (
+            f"R23: you hold only {len(held)} {cards_name}, no more than the lead's {n}, so the follow "
+            f"must include all of them ({format_cards(held)}), e.g. {example}; "
+            f"you kept {format_cards(_minus(held, play))}"
+        )
+    if failure == _OFF_CLASS:
+        others = [card for card in play if trump.suit_classes[card] != pattern.suit_class]
+        must = "有主的必須跟主" if trumps else "有同花色的必須跟同花色"
+        return (
+            f"R24: you hold {len(held)} {cards_name}, more than the lead's {n}, so all {n} cards "
+            f"must be {cards_name} ({must}), e.g. {example}; you played {format_cards(others)}"
+        )
+    lead_shape = pattern.describe()
+    if failure == EXACT:
+        return (
+            f"R24: you hold a {lead_shape} of {name} and must follow with a {lead_shape} "
+            f"(same type and count as the lead), e.g. {example}"
+        )
+    if failure == SAME_COUNT:
+        return (
+            f"R24: you hold no {lead_shape} of {name} but a tractor of {n} {cards_name}, and must follow "
+            f"with a tractor of {n} cards, e.g. {example}"
+        )
+    if failure == EXACT_OR_SAME:
+        return (
+            f"R25 ({rules.name}): you hold a {lead_shape} or a tractor of {n} {cards_name} and must "
+            f"follow with one of them, e.g. {example}"
+        )
+    counts = _counts(held)
+    play_counts = _counts(play)
+    chains = trump.chains[pattern.suit_class]
+    kinds = trump.class_kinds[pattern.suit_class]
+    if failure == TRACTORS:
+        best = structure_value(counts, chains, kinds, n)
+        got = structure_value(play_counts, chains, kinds, n)
+        return (
+            f"R24: you hold no {lead_shape} and no tractor of {n} {cards_name}, so the follow must hold "
+            f"the largest tractors you can make, then pairs: {_describe_value(best)}, e.g. {example}; "
+            f"your play has {_describe_value(got)}"
+        )
+    best_pairs = min(n // 2, sum(counts[k] // 2 for k in kinds))
+    got_pairs = sum(play_counts[k] // 2 for k in kinds)
+    return (
+        f"R24: you hold no {lead_shape} of {name}, so the follow must hold as many pairs as you can "
+        f"make ({best_pairs}; a triple counts as one pair, a bomb as two), e.g. {example}; "
+        f"your play has {got_pairs}"
+    )
+
+
+def _failure(
+    hand: Sequence[Card], lead: Sequence[Card], play: Sequence[Card], trump: Trump, preset: Preset
+) -> int:
+    pattern = lead_pattern(lead, trump, preset)
+    n = pattern.size
+    if len(play) != n:
+        return _WRONG_COUNT
+    check_kinds(hand)
+    check_kinds(play)
+    counts = [0] * KINDS
+    for card in hand:
+        counts[card] += 1
+    play_counts = [0] * KINDS
+    for card in play:
+        play_counts[card] += 1
+        if play_counts[card] > counts[card]:
+            return _NOT_HELD
+    held = played = 0
+    for kind in trump.class_kinds[pattern.suit_class]:
+        held += counts[kind]
+        played += play_counts[kind]
+    if held <= n:
+        return _LEGAL if played == held else _LEFT_OUT
+    if played != n:
+        return _OFF_CLASS
+    return _structure_failure(counts, play_counts, play, pattern, trump, preset)
+
+
+def _structure_failure(
+    counts: list[int],
+    play_counts: list[int],
+    play: Sequence[Card],
+    lead: Pattern,
+    trump: Trump,
+    preset: Preset,
+) -> int:
+    """R24/R25 for a play of ``n`` cards of H; ``counts`` may hold other classes too (ignored)."""
+    stage = follow_stage(counts, lead, trump, preset)
+    if stage == FREE:
+        return _LEGAL
+    n = lead.size
+    kinds = trump.class_kinds[lead.suit_class]
+    if stage == PAIRS:
+        best = min(n // 2, sum(counts[k] // 2 for k in kinds))
+        got = sum(play_counts[k] // 2 for k in set(play))
+        return _LEGAL if got == best else PAIRS
+    if stage == TRACTORS:
+        chains = trump.chains[lead.suit_class]
+        best_value = structure_value(counts, chains, kinds, n)
+        return _LEGAL if structure_value(play_counts, chains, kinds, n) == best_value else TRACTORS
+    shape = classify(play, trump, preset)
+    exact = shape is not None and shape.arity == lead.arity and shape.length == lead.length
+    same = shape is not None and shape.is_tractor
+    ok = exact if stage == EXACT else same if stage == SAME_COUNT else exact or same
+    return _LEGAL if ok else stage
+
+
+def _counts(cards: Sequence[Card]) -> list[int]:
+    counts = [0] * KINDS
+    for card in cards:
+        counts[card] += 1
+    return counts
+
+
+def _minus(cards: Sequence[Card], other: Sequence[Card]) -> list[Card]:
+    """``cards`` without ``other`` (multiset difference)."""
+    left = _counts(other)
+    rest: list[Card] = []
+    for card in cards:
+        if left[card]:
+            left[card] -= 1
+        else:
+            rest.append(card)
+    return rest
+
+
+def _describe_value(value: tuple[tuple[int, ...], int]) -> str:
+    tractors, pairs = value
+    parts = [f"tractors of {', '.join(map(str, tractors))} cards"] if tractors else ["no tractor"]
+    parts.append(f"{pairs} other pair(s)")
+    return " and ".join(parts)

@@ -1,0 +1,71 @@
+"""``tuolaji serve``: run the game server under uvicorn (SQLite file by default)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+
+from tuolaji.store.accounts import DEFAULT_START_SILVER
+from tuolaji.store.db import DEFAULT_URL
+
+WS_MAX_BYTES = 1024 * 1024
+"""Frames above this close the socket (1009); above 16 KiB they are refused with ``too_large``."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``tuolaji serve``."""
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    parser.add_argument(
+        "--db",
+        default=DEFAULT_URL,
+        help=f"SQLAlchemy async URL (default {DEFAULT_URL}; e.g. postgresql+asyncpg://user:pw@host/db)",
+    )
+    parser.add_argument(
+        "--start-silver",
+        type=int,
+        default=DEFAULT_START_SILVER,
+        help="silver of a new account (default 1000)",
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        help="seconds a bot or 託管 seat waits before moving (default 0.6)",
+    )
+    parser.add_argument(
+        "--next-hand-delay", type=float, default=3.0, help="seconds between settlement and the next deal"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="seed of the match seeds, for reproducible tables (default: random)"
+    )
+    parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted."""
+    import uvicorn
+
+    from tuolaji.server.app import create_app
+    from tuolaji.server.config import ServerConfig
+
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    config = ServerConfig(
+        db_url=args.db,
+        start_silver=args.start_silver,
+        bot_delay=args.bot_delay,
+        next_hand_delay=args.next_hand_delay,
+        seed=args.seed,
+    )
+    uvicorn.run(
+        create_app(config),
+        host=args.host,
+        port=args.port,
+        ws="websockets-sansio",
+        ws_max_size=WS_MAX_BYTES,
+        log_level=args.log_level,
+        lifespan="on",
+    )
+    return 0

@@ -1,0 +1,194 @@
+"""Wire protocol version 1: client message schemas and server message builders (docs/PROTOCOL.md).
+
+:func:`parse_client_message` turns one text frame into a validated :class:`ClientMessage` or raises
+:class:`ProtocolError` with the error code and a message naming the problem.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from tuolaji.cards import SUITS, CardParseError, parse_cards
+
+PROTOCOL_VERSION: Final = 1
+MAX_FRAME_BYTES: Final = 16 * 1024
+"""Frames above this are refused with ``too_large`` (the connection stays open)."""
+MAX_CARDS: Final = 54
+
+
+class ProtocolError(ValueError):
+    """A refused client message: ``code`` as in docs/PROTOCOL.md §2.5, ``ref`` the message's ``id``."""
+
+    def __init__(
+        self, code: str, message: str, ref: str | int | None = None, rule: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.ref = ref
+        self.rule = rule
+
+
+Validator = Callable[[str, object], object]
+
+
+def _string(max_length: int, min_length: int = 1) -> Validator:
+    def check(name: str, value: object) -> object:
+        if not isinstance(value, str) or not min_length <= len(value) <= max_length:
+            raise ValueError(f"field {name!r} must be a string of {min_length}–{max_length} characters")
+        return value
+
+    return check
+
+
+def _integer(low: int, high: int) -> Validator:
+    def check(name: str, value: object) -> object:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ValueError(f"field {name!r} must be an integer {low}…{high}")
+        return value
+
+    return check
+
+
+def _boolean(name: str, value: object) -> object:
+    if not isinstance(value, bool):
+        raise ValueError(f"field {name!r} must be true or false")
+    return value
+
+
+def _suit(name: str, value: object) -> object:
+    if not isinstance(value, str) or value.upper() not in SUITS or len(value) != 1:
+        raise ValueError(f"field {name!r} must be one of S H C D")
+    return SUITS.index(value.upper())
+
+
+def _cards(name: str, value: object) -> object:
+    if isinstance(value, list) and len(value) <= MAX_CARDS and all(isinstance(token, str) for token in value):
+        text = " ".join(value)
+    elif isinstance(value, str) and len(value) <= 4 * MAX_CARDS:
+        text = value
+    else:
+        raise ValueError(
+            f'field {name!r} must be a list of at most {MAX_CARDS} card strings, e.g. ["AS", "AS"]'
+        )
+    try:
+        cards = tuple(parse_cards(text))
+    except CardParseError as error:
+        raise CardError(str(error)) from None
+    if not cards or len(cards) > MAX_CARDS:
+        raise ValueError(f"field {name!r} must hold 1–{MAX_CARDS} cards")
+    return cards
+
+
+def _object(name: str, value: object) -> object:
+    if not isinstance(value, dict):
+        raise ValueError(f"field {name!r} must be a JSON object")
+    return value
+
+
+class CardError(ValueError):
+    """A card string not in RULES.md notation."""
+
+
+_TABLE_ID = _string(40)
+_SEAT = _integer(0, 3)
+
+SCHEMAS: Final[dict[str, dict[str, tuple[Validator, bool]]]] = {
+    "hello": {"token": (_string(200, 0), True)},
+    "ping": {},
+    "lobby": {"on": (_boolean, True)},
+    "create_table": {"options": (_object, False), "seat": (_SEAT, False)},
+    "play_now": {"options": (_object, False)},
+    "join": {"table": (_TABLE_ID, True), "seat": (_SEAT, True)},
+    "watch": {"table": (_TABLE_ID, True)},
+    "leave": {},
+    "add_bot": {"seat": (_SEAT, True), "bot": (_string(40), False)},
+    "remove_bot": {"seat": (_SEAT, True)},
+    "start": {},
+    "bid": {"suit": (_suit, True), "count": (_integer(1, 4), True)},
+    "play": {"cards": (_cards, True)},
+    "remind": {},
+    "retract": {},
+    "autoplay": {"on": (_boolean, True)},
+}
+"""Every client message type and its fields: (validator, required). ``v``, ``type`` and ``id`` are implied."""
+
+
+@dataclass(frozen=True)
+class ClientMessage:
+    """A validated client message: ``fields`` hold converted values (suits as ints, cards as kinds)."""
+
+    type: str
+    fields: dict[str, Any]
+    id: str | int | None = None
+
+
+def _message_id(data: dict[str, Any]) -> str | int | None:
+    ref = data.get("id")
+    if ref is None:
+        return None
+    if isinstance(ref, bool) or not isinstance(ref, str | int) or (isinstance(ref, str) and len(ref) > 64):
+        raise ProtocolError(
+            "bad_message", "field 'id' must be a string of at most 64 characters or an integer"
+        )
+    if isinstance(ref, int) and not -(2**53) <= ref <= 2**53:
+        raise ProtocolError("bad_message", "field 'id' is out of range")
+    return ref
+
+
+def parse_client_message(text: str) -> ClientMessage:
+    """Validate one text frame against :data:`SCHEMAS`; raise :class:`ProtocolError` if it is refused."""
+    if len(text.encode()) > MAX_FRAME_BYTES:
+        raise ProtocolError(
+            "too_large", f"message of {len(text.encode())} bytes; the limit is {MAX_FRAME_BYTES}"
+        )
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise ProtocolError("bad_json", f"not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", f"a message must be a JSON object, got {type(data).__name__}")
+    ref = _message_id(data)
+    if data.get("v") != PROTOCOL_VERSION or isinstance(data.get("v"), bool):
+        raise ProtocolError("bad_message", f"field 'v' must be {PROTOCOL_VERSION} (protocol version)", ref)
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in SCHEMAS:
+        raise ProtocolError(
+            "unknown_type", f"unknown message type {kind!r}; known: {', '.join(sorted(SCHEMAS))}", ref
+        )
+    schema = SCHEMAS[kind]
+    extra = sorted(set(data) - set(schema) - {"v", "type", "id"})
+    if extra:
+        raise ProtocolError("bad_message", f"{kind}: unknown field(s) {', '.join(map(repr, extra))}", ref)
+    fields: dict[str, Any] = {}
+    for name, (validator, required) in schema.items():
+        if name not in data:
+            if required:
+                raise ProtocolError("bad_message", f"{kind}: missing field {name!r}", ref)
+            continue
+        try:
+            fields[name] = validator(name, data[name])
+        except CardError as error:
+            raise ProtocolError("bad_card", f"{kind}: {error}", ref) from None
+        except ValueError as error:
+            raise ProtocolError("bad_message", f"{kind}: {error}", ref) from None
+    return ClientMessage(kind, fields, ref)
+
+
+def message(kind: str, **fields: Any) -> dict[str, Any]:
+    """A server message: ``{"v": 1, "type": kind, ...fields}``."""
+    return {"v": PROTOCOL_VERSION, "type": kind, **fields}
+
+
+def error_message(
+    code: str, text: str, ref: str | int | None = None, rule: str | None = None
+) -> dict[str, Any]:
+    """The ``error`` message (docs/PROTOCOL.md §2.5)."""
+    body = message("error", code=code, message=text)
+    if ref is not None:
+        body["ref"] = ref
+    if rule is not None:
+        body["rule"] = rule
+    return body

@@ -1,0 +1,58 @@
+"""The WebSocket endpoint ``/ws``: read frames, enforce size and rate limits, validate, dispatch.
+
+Nothing a client sends can crash the server: every refused frame is answered with an ``error``
+(docs/PROTOCOL.md §2.5) and the connection, its table and everyone else's game go on.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from tuolaji.server.connection import CLOSE_POLICY, FLOOD_LIMIT, Connection
+from tuolaji.server.lobby import Lobby
+from tuolaji.server.protocol import MAX_FRAME_BYTES, ProtocolError, parse_client_message
+
+log = logging.getLogger(__name__)
+
+
+async def serve_socket(websocket: WebSocket, lobby: Lobby) -> None:
+    """Run one client connection until it closes."""
+    await websocket.accept()
+    conn = Connection(websocket, lobby.config.rate_per_second, lobby.config.rate_burst)
+    try:
+        while not conn.closed.is_set():
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            if text is None:
+                size = len(frame.get("bytes") or b"")
+                if size > MAX_FRAME_BYTES:
+                    conn.error("too_large", f"message of {size} bytes; the limit is {MAX_FRAME_BYTES}")
+                else:
+                    conn.error("bad_message", "binary frames are not part of the protocol; send JSON text")
+                continue
+            if not conn.limiter.allow():
+                if conn.limiter.dropped >= FLOOD_LIMIT:
+                    conn.error("rate_limited", "too many messages; closing the connection")
+                    conn.close(CLOSE_POLICY)
+                    break
+                conn.error("rate_limited", "too many messages; this one was dropped")
+                continue
+            try:
+                msg = parse_client_message(text)
+            except ProtocolError as error:
+                conn.error(error.code, str(error), error.ref, error.rule)
+                continue
+            try:
+                await lobby.dispatch(conn, msg)
+            except Exception:
+                log.exception("error while handling %s", msg.type)
+                conn.error("internal", "internal server error", msg.id)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        lobby.disconnected(conn)
+        await conn.drain()

@@ -1,0 +1,82 @@
+"""Engine, sessions and migrations.
+
+:class:`Database` wraps an async SQLAlchemy engine and session factory. :func:`open_database`
+creates it from a URL and brings the schema up to date with Alembic (programmatically, no CLI).
+The default is an SQLite file (``sqlite+aiosqlite:///tuolaji.sqlite3``), created on first use;
+PostgreSQL works with ``postgresql+asyncpg://user:password@host/dbname``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+DEFAULT_URL = "sqlite+aiosqlite:///tuolaji.sqlite3"
+_ALEMBIC_INI = Path(__file__).with_name("alembic.ini")
+
+
+def sqlite_url(path: str | Path) -> str:
+    """The async SQLAlchemy URL of an SQLite file."""
+    return f"sqlite+aiosqlite:///{Path(path)}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+def make_engine(url: str) -> AsyncEngine:
+    """An async engine for ``url``; SQLite files get WAL, foreign keys and a busy timeout."""
+    parsed = make_url(url)
+    engine = create_async_engine(url, pool_pre_ping=parsed.get_backend_name() != "sqlite")
+    if parsed.get_backend_name() == "sqlite":
+        database = parsed.database or ""
+        if database and database != ":memory:":
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _upgrade(connection: Connection, revision: str) -> None:
+    config = Config(str(_ALEMBIC_INI))
+    config.attributes["connection"] = connection
+    command.upgrade(config, revision)
+
+
+async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
+    """Run the Alembic migrations up to ``revision`` on ``engine``'s database."""
+    async with engine.begin() as connection:
+        await connection.run_sync(_upgrade, revision)
+
+
+class Database:
+    """An engine plus its session factory; close it with :meth:`close`."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.sessions: async_sessionmaker[AsyncSession] = async_sessionmaker(engine, expire_on_commit=False)
+
+    async def close(self) -> None:
+        """Dispose of the engine and its pooled connections."""
+        await self.engine.dispose()
+
+
+async def open_database(url: str = DEFAULT_URL) -> Database:
+    """Connect to ``url`` and migrate its schema to the newest revision."""
+    engine = make_engine(url)
+    try:
+        await migrate(engine)
+    except BaseException:
+        await engine.dispose()
+        raise
+    return Database(engine)

@@ -1,0 +1,81 @@
+"""Tables: accounts, session tokens, hand records and each account's part in a hand.
+
+The schema is created and changed only by the Alembic migrations in ``migrations/versions``;
+these classes must match them (``tests/store`` checks that).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware (UTC)."""
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every table."""
+
+
+class Account(Base):
+    """A player: 積分 (``points``) and silver are never below 0 (§11)."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    nickname: Mapped[str] = mapped_column(String(40))
+    nickname_key: Mapped[str] = mapped_column(String(40), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    guest: Mapped[bool] = mapped_column(Boolean, default=False)
+    points: Mapped[int] = mapped_column(BigInteger, default=0)
+    silver: Mapped[int] = mapped_column(BigInteger, default=0)
+    hands_played: Mapped[int] = mapped_column(Integer, default=0)
+    hands_won: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SessionToken(Base):
+    """An opaque session token, stored as its SHA-256 hex digest."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Hand(Base):
+    """A finished hand: enough to replay it exactly (setup + actions), plus its result and settlement."""
+
+    __tablename__ = "hands"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(40))
+    number: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON)
+    actions: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    settlement: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class HandPlayer(Base):
+    """One account's seat in a stored hand, with what the settlement changed (for its history)."""
+
+    __tablename__ = "hand_players"
+
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    points_delta: Mapped[int] = mapped_column(BigInteger, default=0)
+    silver_delta: Mapped[int] = mapped_column(BigInteger, default=0)
+    won: Mapped[bool] = mapped_column(Boolean, default=False)

@@ -1,0 +1,195 @@
+"""Hand records and settlement: one transaction writes a finished hand and moves the balances (R39–R43).
+
+A record holds the round's setup and action list (``tuolaji.game.actions.action_to_json``), which is
+enough to replay the hand exactly with ``Round.replay``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from tuolaji.game.settlement import Balance, apply_change, rank_title, settle, wealth_title
+from tuolaji.game.view import RoundResult
+from tuolaji.store.accounts import AccountData
+from tuolaji.store.db import Database
+from tuolaji.store.models import Account, Hand, HandPlayer
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """Who sat in a seat: an account (``account_id``, ``nickname``) or a bot (``bot``)."""
+
+    seat: int
+    account_id: int | None = None
+    nickname: str | None = None
+    bot: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "account_id": self.account_id, "nickname": self.nickname, "bot": self.bot}
+
+
+@dataclass(frozen=True)
+class HandWrite:
+    """Everything stored about a finished hand (not a redeal)."""
+
+    table_id: str
+    number: int
+    seed: int
+    options: dict[str, Any]
+    setup: dict[str, Any]
+    actions: list[dict[str, Any]]
+    result: RoundResult
+    seats: Sequence[SeatRecord]
+    started_at: datetime
+
+
+@dataclass(frozen=True)
+class Settled:
+    """What :func:`record_hand` did: the record id, one settlement line per seat, updated accounts by seat."""
+
+    hand_id: int
+    lines: list[dict[str, Any]]
+    accounts: dict[int, AccountData]
+
+
+def _title(points: int, silver: int) -> dict[str, Any]:
+    rank, point_base = rank_title(points)
+    wealth, silver_base = wealth_title(silver)
+    return {"rank": {"title": rank, "base": point_base}, "wealth": {"title": wealth, "base": silver_base}}
+
+
+async def record_hand(db: Database, hand: HandWrite) -> Settled:
+    """Settle ``hand`` (R39–R43) and store its record, in one transaction.
+
+    Bots have no balance: they settle as zero balances and nothing of theirs is stored.
+    """
+    result = hand.result
+    async with db.sessions.begin() as session:
+        ids = [seat.account_id for seat in hand.seats if seat.account_id is not None]
+        rows = {
+            row.id: row
+            for row in (
+                await session.execute(select(Account).where(Account.id.in_(ids)).with_for_update())
+            ).scalars()
+        }
+        balances = [
+            Balance(rows[seat.account_id].points, rows[seat.account_id].silver)
+            if seat.account_id in rows
+            else Balance(0, 0)
+            for seat in hand.seats
+        ]
+        changes = settle(result, balances)
+        record = Hand(
+            table_id=hand.table_id,
+            number=hand.number,
+            seed=str(hand.seed),
+            options=hand.options,
+            setup=hand.setup,
+            actions=hand.actions,
+            result=result.to_json(),
+            seats=[seat.to_json() for seat in hand.seats],
+            settlement=[],
+            started_at=hand.started_at,
+        )
+        session.add(record)
+        await session.flush()
+        lines: list[dict[str, Any]] = []
+        accounts: dict[int, AccountData] = {}
+        for seat, balance, change in zip(hand.seats, balances, changes, strict=True):
+            line: dict[str, Any] = {**seat.to_json(), "points_delta": 0, "silver_delta": 0}
+            row = rows.get(seat.account_id) if seat.account_id is not None else None
+            if row is None:
+                lines.append({**line, "points": None, "silver": None, "rank": None, "wealth": None})
+                continue
+            after = apply_change(balance, change)
+            won = result.winning_team is not None and seat.seat % 2 == result.winning_team
+            row.points, row.silver = after.points, after.silver
+            row.hands_played += 1
+            row.hands_won += int(won)
+            line.update(
+                points_delta=after.points - balance.points,
+                silver_delta=after.silver - balance.silver,
+                points=after.points,
+                silver=after.silver,
+                **_title(after.points, after.silver),
+            )
+            lines.append(line)
+            accounts[seat.seat] = AccountData.of(row)
+            session.add(
+                HandPlayer(
+                    hand_id=record.id,
+                    seat=seat.seat,
+                    account_id=row.id,
+                    points_delta=line["points_delta"],
+                    silver_delta=line["silver_delta"],
+                    won=won,
+                )
+            )
+        record.settlement = lines
+        hand_id = record.id
+    return Settled(hand_id, lines, accounts)
+
+
+def _iso(moment: datetime) -> str:
+    return moment.isoformat()
+
+
+def hand_to_json(row: Hand) -> dict[str, Any]:
+    """The protocol's ``HandRecord``."""
+    return {
+        "id": row.id,
+        "table_id": row.table_id,
+        "number": row.number,
+        "seed": int(row.seed),
+        "options": row.options,
+        "setup": row.setup,
+        "actions": row.actions,
+        "result": row.result,
+        "seats": row.seats,
+        "settlement": row.settlement,
+        "started_at": _iso(row.started_at),
+        "finished_at": _iso(row.finished_at),
+    }
+
+
+async def get_hand(db: Database, hand_id: int) -> dict[str, Any] | None:
+    """A stored hand's record, or None."""
+    async with db.sessions() as session:
+        row = await session.get(Hand, hand_id)
+    return None if row is None else hand_to_json(row)
+
+
+async def hands_of(
+    db: Database, account_id: int, limit: int = 20, before: int | None = None
+) -> list[dict[str, Any]]:
+    """An account's hands, newest first, as ``HandSummary`` objects (docs/PROTOCOL.md §1)."""
+    query = (
+        select(Hand, HandPlayer)
+        .join(HandPlayer, HandPlayer.hand_id == Hand.id)
+        .where(HandPlayer.account_id == account_id)
+        .order_by(Hand.id.desc())
+        .limit(limit)
+    )
+    if before is not None:
+        query = query.where(Hand.id < before)
+    async with db.sessions() as session:
+        rows = (await session.execute(query)).all()
+    return [
+        {
+            "id": hand.id,
+            "table_id": hand.table_id,
+            "number": hand.number,
+            "finished_at": _iso(hand.finished_at),
+            "seat": player.seat,
+            "result": hand.result,
+            "points_delta": player.points_delta,
+            "silver_delta": player.silver_delta,
+            "won": player.won,
+        }
+        for hand, player in rows
+    ]

@@ -1,0 +1,117 @@
+// Modal dialogs: the end-of-hand settlement and the 勞改 confirmation.
+
+import { fill, h } from "./dom.js";
+import { t, title } from "./i18n.js";
+import { levelText, seatName } from "./table.js";
+
+/**
+ * @typedef {{kind: string, dealer: number|null, winner: string|null, winning_team: number|null, levels: number,
+ *   score: number, card_points: number, last_trick: number, penalty: number, laogai_team: number|null,
+ *   cheaters: number[], escaped: number|null}} RoundResult
+ * @typedef {{seat: number, account_id: number|null, nickname: string|null, bot: string|null, points_delta: number,
+ *   silver_delta: number, points: number|null, silver: number|null, rank: {title: string}|null, wealth: {title: string}|null}} SettlementLine
+ * @typedef {{result: RoundResult, levels: [string, string], settlement: SettlementLine[], hand: number}} HandEnd
+ */
+
+/**
+ * Show the settlement of a finished hand.
+ * @param {HTMLDialogElement} dialog
+ * @param {HandEnd} end the hand_end message
+ * @param {{summary: import("./table.js").TableSummary|null, seat: number|null, levelsBefore: [string, string]|null}} ctx
+ *   the table as it was before the hand ended (names, titles, levels) and my seat
+ */
+export function showSettlement(dialog, end, ctx) {
+  const { result } = end;
+  const mySeat = ctx.seat;
+  const teamName = (/** @type {number} */ team) =>
+    mySeat === null ? t(team === 0 ? "team_ns" : "team_ew") : t(team === mySeat % 2 ? "our_team" : "their_team");
+  const name = (/** @type {number} */ seat) => seatName(ctx.summary?.seats[seat]);
+  let head = "";
+  let sub = "";
+  if (result.kind === "redeal") head = t("result_redeal");
+  else if (result.kind === "dissolved") head = t("result_dissolved");
+  else if (result.kind === "escape" && result.escaped !== null) head = t("result_escape", { name: name(result.escaped) });
+  else if (result.kind === "laogai" && result.laogai_team !== null) head = t("result_laogai", { team: teamName(result.laogai_team) });
+  else head = t(result.winner === "defenders" ? "defenders_win" : "attackers_win");
+  if (result.winning_team !== null && result.winning_team !== undefined && result.kind !== "redeal") {
+    const levels = result.levels > 0 ? t("levels_up", { n: result.levels }) : t("no_level_change");
+    sub = `${teamName(result.winning_team)} · ${levels}`;
+  }
+  const flags = h("div.flags", {},
+    result.kind === "laogai" ? h("span.flag", {}, t("result_laogai", { team: teamName(result.laogai_team ?? 0) })) : null,
+    result.cheaters.length ? h("span.flag", {}, t("cheating", { names: result.cheaters.map(name).join(", ") })) : null);
+  const scoreLines = result.kind === "played" || result.kind === "laogai"
+    ? h("div.score-lines", {},
+      h("span", {}, t("card_points_line")), h("span", {}, String(result.card_points)),
+      result.last_trick ? h("span", {}, t(result.last_trick > 0 ? "kou_di" : "fan_kou")) : null,
+      result.last_trick ? h("span", {}, signed(result.last_trick)) : null,
+      result.penalty ? h("span", {}, t("penalty")) : null,
+      result.penalty ? h("span", {}, signed(result.penalty)) : null,
+      h("span.total", {}, t("final_score")), h("span.total", { id: "final-score" }, String(result.score)))
+    : null;
+  const before = ctx.levelsBefore;
+  const levelRow = h("div.result-sub", {},
+    `${t("team_levels")}: `,
+    [0, 1].map((team) => {
+      const from = before && before[team] !== end.levels[team] ? `${levelText(before[team])} → ` : "";
+      return `${teamName(team)} ${from}${levelText(end.levels[team])}`;
+    }).join(" · "));
+  const rows = end.settlement.map((line) => {
+    const old = ctx.summary?.seats[line.seat]?.account;
+    const newRank = old && line.rank && old.rank !== line.rank.title ? line.rank.title : null;
+    const newWealth = old && line.wealth && old.wealth !== line.wealth.title ? line.wealth.title : null;
+    const titles = line.rank && line.wealth ? `${title(line.rank.title)} · ${title(line.wealth.title)}` : "";
+    return h("tr", { class: line.seat === mySeat ? "mine" : "" },
+      h("td", {}, line.nickname ?? name(line.seat)),
+      h(`td.num.${delta(line.points_delta)}`, {}, signed(line.points_delta)),
+      h(`td.num.${delta(line.silver_delta)}`, {}, signed(line.silver_delta)),
+      h("td", {}, newRank || newWealth
+        ? h("span.new-title", {}, `${t("new_title")}: ${[newRank, newWealth].filter(Boolean).map((x) => title(String(x))).join(" · ")}`)
+        : titles));
+  });
+  const table = h("table", {},
+    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("score_points")), h("th", {}, t("silver")), h("th", {}, ""))),
+    h("tbody", {}, ...rows));
+  const close = h("button.primary", { onclick: () => dialog.close(), dataset: { action: "close-settlement" } }, t("next_hand"));
+  fill(dialog, 
+    h("h2", {}, t("settlement")),
+    h("div.result-head", { id: "result-head" }, head),
+    sub ? h("div.result-sub", {}, sub) : null,
+    flags, scoreLines, levelRow, table,
+    h("div.row.end", {}, close));
+  if (!dialog.open) dialog.show();
+}
+
+/**
+ * Ask whether to play a follow that breaks the rules (勞改 mode).
+ * @param {HTMLDialogElement} dialog
+ * @param {string} reason the server's explanation (names the rule)
+ * @returns {Promise<boolean>} true to play it anyway
+ */
+export function confirmWrongFollow(dialog, reason) {
+  return new Promise((resolve) => {
+    const done = (/** @type {boolean} */ answer) => {
+      dialog.close();
+      resolve(answer);
+    };
+    dialog.replaceChildren(
+      h("h2", {}, t("confirm_wrong_title")),
+      h("p.reason", {}, reason),
+      h("p", {}, t("confirm_wrong_body")),
+      h("div.row.end", {},
+        h("button", { onclick: () => done(false), dataset: { action: "cancel-wrong" } }, t("cancel")),
+        h("button.primary", { onclick: () => done(true), dataset: { action: "confirm-wrong" } }, t("play_anyway"))));
+    dialog.addEventListener("cancel", () => resolve(false), { once: true });
+    dialog.showModal();
+  });
+}
+
+/** @param {number} n */
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+/** @param {number} n */
+function delta(n) {
+  return n > 0 ? "up" : n < 0 ? "down" : "same";
+}

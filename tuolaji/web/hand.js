@@ -1,0 +1,219 @@
+// The player's hand: sorted fan of cards, selection by click or by pressing and dragging across cards.
+
+import { cardElement, displayGroup, isTrump, sortCards } from "./cards.js";
+
+/** @typedef {import("./cards.js").TrumpContext} TrumpContext */
+
+const MIN_STEP = 0.26; // smallest visible strip of an overlapped card, as a fraction of its width
+const MAX_STEP = 0.62;
+const GROUP_GAP = 0.18; // extra space between suit groups when there is room
+
+export class Hand {
+  /**
+   * @param {HTMLElement} root the element the fan is drawn into
+   * @param {{onChange?: (selected: string[]) => void}} [opts] onChange: called after every selection change
+   */
+  constructor(root, opts = {}) {
+    this.root = root;
+    this.onChange = opts.onChange ?? (() => {});
+    /** @type {string[]} */
+    this.cards = [];
+    /** @type {boolean[]} */
+    this.chosen = [];
+    /** @type {HTMLDivElement[]} */
+    this.elements = [];
+    /** @type {{start: number, mode: boolean, before: boolean[], pointer: number}|null} */
+    this.drag = null;
+    this.enabled = true;
+    /** @type {TrumpContext|null} */
+    this.ctx = null;
+    root.classList.add("hand");
+    root.addEventListener("pointerdown", (e) => this.#down(e));
+    root.addEventListener("pointermove", (e) => this.#move(e));
+    root.addEventListener("pointerup", (e) => this.#up(e));
+    root.addEventListener("pointercancel", (e) => this.#up(e));
+    new ResizeObserver(() => this.#resized()).observe(root);
+  }
+
+  /**
+   * Show these cards, sorted for the trump context. The selection is kept when the cards are unchanged;
+   * cards new since the last call are marked so they animate in (the deal).
+   * @param {string[]} codes
+   * @param {TrumpContext} ctx
+   */
+  setCards(codes, ctx) {
+    const sorted = sortCards(codes, ctx);
+    const same = sorted.length === this.cards.length && sorted.every((c, i) => c === this.cards[i]);
+    const sameCtx = this.ctx && this.ctx.level === ctx.level && this.ctx.trumpSuit === ctx.trumpSuit;
+    if (same && sameCtx) return;
+    const previous = countCodes(this.cards);
+    const dealing = sorted.length > this.cards.length && sorted.length - this.cards.length <= 4;
+    const keep = same ? this.chosen : sorted.map(() => false);
+    this.cards = sorted;
+    this.chosen = keep;
+    this.ctx = ctx;
+    this.elements = sorted.map((code, i) => {
+      const el = cardElement(code, { trump: isTrump(code, ctx) });
+      el.dataset.index = String(i);
+      el.dataset.group = displayGroup(code, ctx);
+      const left = previous.get(code) ?? 0;
+      if (left > 0) previous.set(code, left - 1);
+      else if (dealing) el.classList.add("arrived");
+      return el;
+    });
+    this.#render();
+    if (!same) this.onChange(this.selected());
+  }
+
+  /** @returns {string[]} the selected cards in display order */
+  selected() {
+    return this.cards.filter((_, i) => this.chosen[i]);
+  }
+
+  /**
+   * Select exactly these cards (e.g. a hint); each code is matched once.
+   * @param {string[]} codes
+   */
+  select(codes) {
+    const wanted = countCodes(codes);
+    this.chosen = this.cards.map((code) => {
+      const n = wanted.get(code) ?? 0;
+      if (n > 0) wanted.set(code, n - 1);
+      return n > 0;
+    });
+    this.#paint();
+  }
+
+  /** Deselect every card. */
+  clear() {
+    this.chosen = this.cards.map(() => false);
+    this.#paint();
+  }
+
+  /**
+   * Allow or forbid selecting (e.g. for a spectator or while dealing).
+   * @param {boolean} on
+   */
+  setEnabled(on) {
+    this.enabled = on;
+    this.root.classList.toggle("disabled", !on);
+  }
+
+  /** Recompute the overlap so the fan fits its width: one row, or two on a narrow screen. */
+  layout() {
+    const rows = [...this.root.querySelectorAll(".hand-row")];
+    const width = this.#innerWidth();
+    const cardWidth = this.#cardWidth();
+    for (const row of rows) {
+      const cards = /** @type {HTMLElement[]} */ ([...row.children]);
+      const groups = cards.filter((el, i) => i > 0 && el.dataset.group !== cards[i - 1].dataset.group).length;
+      const free = width - cardWidth;
+      const units = Math.max(cards.length - 1, 1) + groups * GROUP_GAP;
+      const step = Math.min(MAX_STEP * cardWidth, free / units);
+      const gap = step * GROUP_GAP;
+      cards.forEach((el, i) => {
+        const newGroup = i > 0 && el.dataset.group !== cards[i - 1].dataset.group;
+        el.style.marginLeft = i === 0 ? "0px" : `${step - cardWidth + (newGroup ? gap : 0)}px`;
+      });
+    }
+  }
+
+  /** @returns {number} the width of one card in the fan, in CSS pixels */
+  #cardWidth() {
+    const card = this.root.querySelector(".card");
+    return card instanceof HTMLElement && card.offsetWidth > 0 ? card.offsetWidth : 64;
+  }
+
+  /** @returns {number} the width available to a row of cards */
+  #innerWidth() {
+    const style = getComputedStyle(this.root);
+    const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+    return (this.root.clientWidth || window.innerWidth) - padding;
+  }
+
+  #resized() {
+    const rows = this.root.querySelectorAll(".hand-row").length;
+    if (this.cards.length > 0 && rows !== Math.min(this.#rowsNeeded(), 3)) this.#render();
+    else this.layout();
+  }
+
+  #rowsNeeded() {
+    const width = this.#innerWidth();
+    const cardWidth = this.#cardWidth();
+    const perRow = Math.floor((width - cardWidth) / (MIN_STEP * cardWidth)) + 1;
+    return Math.max(1, Math.ceil(this.cards.length / perRow));
+  }
+
+  #render() {
+    const first = document.createElement("div");
+    first.className = "hand-row";
+    first.append(...this.elements);
+    this.root.replaceChildren(first);
+    const rows = Math.min(this.#rowsNeeded(), 3);
+    const perRow = Math.ceil(this.elements.length / rows);
+    for (let r = 1; r < rows; r++) {
+      const row = document.createElement("div");
+      row.className = "hand-row";
+      row.append(...this.elements.slice(r * perRow, (r + 1) * perRow));
+      this.root.append(row);
+    }
+    this.root.dataset.count = String(this.cards.length);
+    this.#paint();
+    this.layout();
+  }
+
+  #paint() {
+    this.elements.forEach((el, i) => el.classList.toggle("selected", this.chosen[i]));
+  }
+
+  /** @param {PointerEvent} e */
+  #indexAt(e) {
+    const hit = document.elementFromPoint(e.clientX, e.clientY);
+    const card = hit instanceof Element ? hit.closest(".card[data-index]") : null;
+    return card && this.root.contains(card) ? Number(/** @type {HTMLElement} */ (card).dataset.index) : -1;
+  }
+
+  /** @param {PointerEvent} e */
+  #down(e) {
+    if (!this.enabled || e.button !== 0) return;
+    const index = this.#indexAt(e);
+    if (index < 0) return;
+    e.preventDefault();
+    this.root.setPointerCapture(e.pointerId);
+    this.drag = { start: index, mode: !this.chosen[index], before: [...this.chosen], pointer: e.pointerId };
+    this.#sweep(index);
+  }
+
+  /** @param {PointerEvent} e */
+  #move(e) {
+    if (!this.drag || e.pointerId !== this.drag.pointer) return;
+    const index = this.#indexAt(e);
+    if (index >= 0) this.#sweep(index);
+  }
+
+  /** @param {PointerEvent} e */
+  #up(e) {
+    if (!this.drag || e.pointerId !== this.drag.pointer) return;
+    this.drag = null;
+    this.onChange(this.selected());
+  }
+
+  /** Set every card between the drag's start and index to the drag's mode. @param {number} index */
+  #sweep(index) {
+    if (!this.drag) return;
+    const low = Math.min(this.drag.start, index);
+    const high = Math.max(this.drag.start, index);
+    this.chosen = this.drag.before.map((was, i) => (i >= low && i <= high ? this.drag.mode : was));
+    this.#paint();
+  }
+}
+
+/**
+ * @param {string[]} codes
+ * @returns {Map<string, number>}
+ */
+function countCodes(codes) {
+  const counts = new Map();
+  for (const code of codes) counts.set(code, (counts.get(code) ?? 0) + 1);
+  return counts;
+}

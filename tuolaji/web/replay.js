@@ -1,0 +1,153 @@
+// History of finished hands and their replay, trick by trick.
+
+import * as api from "./api.js";
+import { RANKS } from "./cards.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { botName, levelText, playRow } from "./table.js";
+
+const POSITIONS = ["bottom", "right", "top", "left"];
+
+/**
+ * @typedef {import("./table.js").TrickRecord} TrickRecord
+ * @typedef {{seat: number, cards: string[]}} Play
+ */
+
+/**
+ * The tricks of a hand record: its "tricks" when the server sends them, else the plays of its action list
+ * grouped per trick (a retracted follow is dropped; no winner is known then).
+ * @param {any} record
+ * @returns {{leader: number, plays: Play[], winner: number|null, points: number|null}[]}
+ */
+function recordTricks(record) {
+  if (Array.isArray(record.tricks)) return record.tricks;
+  const tricks = [];
+  /** @type {Map<number, string[]>} */
+  let current = new Map();
+  let leader = -1;
+  const flush = () => {
+    if (current.size === 0) return;
+    tricks.push({ leader, plays: [...current].map(([seat, cards]) => ({ seat, cards })), winner: null, points: null });
+    current = new Map();
+  };
+  for (const action of record.actions ?? []) {
+    if (action.type === "play") {
+      if (current.size === 0) leader = action.seat;
+      const cards = Array.isArray(action.cards) ? action.cards : String(action.cards).split(/\s+/).filter(Boolean);
+      current.set(action.seat, cards);
+    } else if (action.type === "retract") {
+      current.delete(action.seat);
+    } else if (action.type === "close_review") {
+      flush();
+    }
+  }
+  flush();
+  return tricks;
+}
+
+/**
+ * The trump context of a hand record (level letter and the final bid's suit).
+ * @param {any} record
+ * @returns {import("./cards.js").TrumpContext}
+ */
+function recordTrump(record) {
+  if (record.trump) return { level: record.trump.level, trumpSuit: record.trump.suit };
+  const raw = record.setup?.level;
+  const level = typeof raw === "number" ? RANKS[raw] : String(raw ?? "3");
+  const bids = (record.actions ?? []).filter((/** @type {any} */ a) => a.type === "bid");
+  return { level, trumpSuit: bids.length ? bids[bids.length - 1].suit : null };
+}
+
+export class HistoryView {
+  /**
+   * @param {HTMLElement} root the history screen
+   * @param {{back: () => void}} handlers
+   */
+  constructor(root, handlers) {
+    this.root = root;
+    this.handlers = handlers;
+    /** @type {any[]} */
+    this.hands = [];
+    /** @type {{record: any, seat: number, index: number}|null} */
+    this.replay = null;
+  }
+
+  /**
+   * Load and show the finished hands of an account.
+   * @param {number} accountId
+   */
+  async open(accountId) {
+    this.replay = null;
+    this.hands = (await api.accountHands(accountId)).hands;
+    this.render();
+  }
+
+  /** Redraw (also after a language change). */
+  render() {
+    if (this.replay) {
+      this.#renderReplay();
+      return;
+    }
+    const back = h("button", { onclick: () => this.handlers.back(), dataset: { action: "back" } }, t("back"));
+    const items = this.hands.map((hand) => h("li.history-item", { dataset: { hand: String(hand.id) } },
+      h("strong", {}, `${t("table_n", { n: hand.table_id })} · ${t("hand_n", { n: hand.number })}`),
+      h("span.when", {}, new Date(hand.finished_at).toLocaleString()),
+      h(`span${hand.won ? ".won" : ""}`, {}, `${t("final_score")} ${hand.result?.score ?? "–"}`),
+      h("span", {}, `${t("score_points")} ${signed(hand.points_delta)} · ${t("silver")} ${signed(hand.silver_delta)}`),
+      h("button.small", { onclick: () => this.#openReplay(hand), dataset: { action: "replay" } }, t("replay"))));
+    this.root.replaceChildren(h("div.history", {},
+      h("div.lobby-head", {}, h("h2", {}, t("history")), back),
+      items.length ? h("ul.history-list", {}, ...items) : h("p", {}, t("no_history"))));
+  }
+
+  /** @param {any} summary */
+  async #openReplay(summary) {
+    const { hand } = await api.handRecord(summary.id);
+    this.replay = { record: hand, seat: summary.seat ?? 0, index: 0 };
+    this.render();
+  }
+
+  #renderReplay() {
+    const replay = this.replay;
+    if (!replay) return;
+    const { record, seat } = replay;
+    const tricks = recordTricks(record);
+    const ctx = recordTrump(record);
+    const index = Math.min(replay.index, Math.max(tricks.length - 1, 0));
+    const trick = tricks[index];
+    const name = (/** @type {number} */ s) => record.seats?.[s]?.nickname ?? botName(s);
+    const position = (/** @type {number} */ s) => POSITIONS[(s - seat + 4) % 4];
+    const board = h("div.replay-board.felt-mini", {},
+      ...[0, 1, 2, 3].map((s) => h(`div.seat-tag.pos-${position(s)}`, {}, name(s))));
+    const trickEl = h("div.trick");
+    for (const play of trick?.plays ?? []) {
+      const slot = h(`div.play.pos-${position(play.seat)}`);
+      slot.append(playRow(play.cards, ctx, play.seat === trick.winner ? "winner" : ""));
+      trickEl.append(slot);
+    }
+    board.append(trickEl);
+    const go = (/** @type {number} */ i) => {
+      replay.index = Math.max(0, Math.min(i, tricks.length - 1));
+      this.render();
+    };
+    const caption = trick && trick.winner !== null
+      ? `${t("winner_seat", { name: name(trick.winner) })} · ${t("points_n", { n: trick.points ?? 0 })}` : "";
+    this.root.replaceChildren(h("div.history.replay", {},
+      h("div.lobby-head", {},
+        h("h2", {}, `${t("replay")} · ${t("hand_n", { n: record.number })} · ${t("hand_level", { level: levelText(ctx.level) })}`),
+        h("button", { onclick: () => { this.replay = null; this.render(); }, dataset: { action: "back" } }, t("back"))),
+      board,
+      h("div.replay-nav", {},
+        h("button", { onclick: () => go(0), disabled: index === 0, "aria-label": "1" }, "«"),
+        h("button", { onclick: () => go(index - 1), disabled: index === 0, dataset: { action: "prev" } }, t("prev")),
+        h("span", { id: "replay-pos" }, t("trick_n", { n: tricks.length ? index + 1 : 0, m: tricks.length })),
+        h("button", { onclick: () => go(index + 1), disabled: index >= tricks.length - 1, dataset: { action: "next" } }, t("next")),
+        h("button", { onclick: () => go(tricks.length - 1), disabled: index >= tricks.length - 1, "aria-label": String(tricks.length) }, "»")),
+      h("p.replay-caption", {}, caption)));
+  }
+}
+
+/** @param {number} n */
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n ?? 0);
+}

@@ -1,0 +1,451 @@
+// The table screen: four seats around the felt, the trick, bids, the hand and the action buttons.
+
+import { SUIT_SYMBOLS, cardElement, isTrump, sortCards } from "./cards.js";
+import { fill, h } from "./dom.js";
+import { Hand } from "./hand.js";
+import { language, t, title } from "./i18n.js";
+
+/**
+ * @typedef {{seat: number, kind: "human"|"bot"|"empty", account: {id: number, nickname: string, rank: string, wealth: string}|null,
+ *   bot: string|null, ready: boolean, connected: boolean, autoplay: boolean}} SeatSummary
+ * @typedef {{id: string, options: Record<string, any>, state: string, seats: SeatSummary[], levels: [string, string],
+ *   dealer: number|null, hands_played: number, redeals: number, spectators: number}} TableSummary
+ * @typedef {{seat: number, cards: string[]}} PlayRecord
+ * @typedef {{leader: number, plays: PlayRecord[], winner: number, points: number, multiplier: number}} TrickRecord
+ * @typedef {{seat: number|null, phase: string, level: string, dealer: number|null, first_hand: boolean,
+ *   bid: {seat: number, suit: string, count: number}|null, trump_suit: string|null, hand: string[], hand_sizes: number[],
+ *   cards_dealt: number, to_move: number|null, leader: number|null, trick: PlayRecord[], tricks: TrickRecord[],
+ *   attackers_points: number, point_cards: string[], retraction_points: number[], autoplay: boolean[], timeouts: number[],
+ *   reminded: boolean, can_remind: boolean, can_retract: boolean, bid_options: {suit: string, count: number}[],
+ *   hint: string[], result: any, preset: string, illegal_follow: string}} SeatView
+ * @typedef {{kind: string, seat: number|null, deadline: number, total: number}} Clock  deadline: performance.now() ms
+ * @typedef {{summary: TableSummary|null, seat: number|null, view: SeatView|null, clock: Clock|null}} TableModel
+ * @typedef {{bid: (suit: string, count: number) => void, play: (cards: string[]) => void, remind: () => void,
+ *   retract: () => void, autoplay: (on: boolean) => void, leave: () => void, start: () => void,
+ *   addBot: (seat: number) => void, join: (seat: number) => void}} TableHandlers
+ */
+
+const POSITIONS = ["bottom", "right", "top", "left"];
+const SEAT_KEYS = ["seat_S", "seat_E", "seat_N", "seat_W"];
+
+/**
+ * The name shown for a seat.
+ * @param {SeatSummary|undefined} seat
+ * @returns {string}
+ */
+export function seatName(seat) {
+  if (!seat || seat.kind === "empty") return t("empty_seat");
+  if (seat.kind === "bot") return botName(seat.seat);
+  return seat.account?.nickname ?? "?";
+}
+
+/**
+ * A bot's name: "機器人 東".
+ * @param {number} seat
+ * @returns {string}
+ */
+export function botName(seat) {
+  return `${t("bot")} ${t(SEAT_KEYS[seat])}`;
+}
+
+/**
+ * "♥×2" for a bid.
+ * @param {{suit: string, count: number}} bid
+ * @returns {string}
+ */
+function bidLabel(bid) {
+  return `${SUIT_SYMBOLS[bid.suit]}×${bid.count}`;
+}
+
+/**
+ * A row of overlapping face-up cards.
+ * @param {string[]} codes
+ * @param {import("./cards.js").TrumpContext|null} ctx
+ * @param {string} [extra] extra class
+ * @param {string} [label] a title for the row
+ * @returns {HTMLElement}
+ */
+export function playRow(codes, ctx, extra = "", label = "") {
+  const row = h(`div.play-cards${extra ? `.${extra}` : ""}`, { title: label || null });
+  for (const code of ctx ? sortCards(codes, ctx) : codes) {
+    row.append(cardElement(code, { trump: ctx !== null && isTrump(code, ctx) }));
+  }
+  return row;
+}
+
+export class TableView {
+  /**
+   * @param {HTMLElement} root the table screen
+   * @param {TableHandlers} handlers
+   */
+  constructor(root, handlers) {
+    this.root = root;
+    this.handlers = handlers;
+    /** @type {TableModel} */
+    this.model = { summary: null, seat: null, view: null, clock: null };
+    this.showLast = false;
+    this.trickKey = "";
+    this.felt = h("div.felt");
+    this.info = h("div.table-info");
+    this.score = h("div.score-box");
+    this.trick = h("div.trick");
+    this.centre = h("div.centre-msg");
+    /** @type {HTMLElement[]} */
+    this.seatEls = POSITIONS.map((pos) => h(`div.seat.pos-${pos}`));
+    this.felt.append(this.info, this.score, this.trick, this.centre, ...this.seatEls);
+    this.status = h("div.status-line", { role: "status", "aria-live": "polite" });
+    this.bids = h("div.bid-bar");
+    this.handEl = h("div", { id: "hand" });
+    this.actions = h("div.action-bar");
+    root.replaceChildren(this.felt, this.status, this.bids, this.handEl, this.actions);
+    this.hand = new Hand(this.handEl, { onChange: () => this.#selectionChanged() });
+    /** @type {string} */
+    this.error = "";
+    setInterval(() => this.#tick(), 250);
+  }
+
+  /**
+   * Redraw from the model.
+   * @param {TableModel} model
+   */
+  render(model) {
+    const turnBefore = this.model.view?.to_move;
+    this.model = model;
+    if (model.view?.to_move !== turnBefore) this.error = "";
+    const ctx = this.#ctx();
+    this.root.dataset.phase = model.view?.phase ?? model.summary?.state ?? "";
+    this.root.dataset.myTurn = String(this.#myTurn());
+    this.root.dataset.lead = String(this.#myTurn() && model.view?.trick.length === 0);
+    this.#renderSeats();
+    this.#renderInfo();
+    this.#renderTrick(ctx);
+    this.#renderScore();
+    this.#renderBids();
+    this.hand.setCards(model.view?.hand ?? [], ctx);
+    this.hand.setEnabled(model.seat !== null);
+    this.#renderActions();
+    this.#renderStatus();
+    this.#tick();
+  }
+
+  /** Re-render the text after a language change. */
+  retranslate() {
+    this.render(this.model);
+  }
+
+  /**
+   * Show why the server refused a move (the message carries the rule).
+   * @param {string} message
+   */
+  showError(message) {
+    this.error = message;
+    this.#renderStatus();
+  }
+
+  /** @returns {string[]} the selected cards */
+  selected() {
+    return this.hand.selected();
+  }
+
+  /** @returns {import("./cards.js").TrumpContext} */
+  #ctx() {
+    const view = this.model.view;
+    const level = view?.level ?? this.#dealerLevel() ?? "3";
+    const trumpSuit = view?.trump_suit ?? view?.bid?.suit ?? null;
+    return { level, trumpSuit };
+  }
+
+  /** @returns {string|null} */
+  #dealerLevel() {
+    const summary = this.model.summary;
+    if (!summary || summary.dealer === null) return null;
+    return summary.levels[summary.dealer % 2];
+  }
+
+  /** @param {number} seat @returns {string} bottom/right/top/left as seen from my seat */
+  #position(seat) {
+    const base = this.model.seat ?? 0;
+    return POSITIONS[(seat - base + 4) % 4];
+  }
+
+  /** @param {number} seat @returns {boolean} whether a bot or 託管 moves for the seat (no clock is shown) */
+  #isAuto(seat) {
+    const info = this.model.summary?.seats[seat];
+    return info?.kind === "bot" || Boolean(this.model.view?.autoplay[seat]);
+  }
+
+  #myTurn() {
+    const { view, seat } = this.model;
+    return seat !== null && view !== null && view.to_move === seat && view.phase === "playing";
+  }
+
+  /** @param {number} seat @returns {string} */
+  #name(seat) {
+    const name = seatName(this.model.summary?.seats[seat]);
+    return seat === this.model.seat ? `${name} (${t("you")})` : name;
+  }
+
+  #renderSeats() {
+    const { summary, view, seat: mine } = this.model;
+    for (let seat = 0; seat < 4; seat++) {
+      const el = this.seatEls[(seat - (mine ?? 0) + 4) % 4];
+      const info = summary?.seats[seat];
+      el.dataset.seat = String(seat);
+      el.classList.toggle("turn", view?.to_move === seat && (view.phase === "playing"));
+      el.classList.toggle("empty", !info || info.kind === "empty");
+      const dealer = view?.dealer ?? summary?.dealer ?? null;
+      const team = seat % 2;
+      const level = summary?.levels[team];
+      const count = view?.hand_sizes[seat];
+      const auto = view?.autoplay[seat] || info?.autoplay;
+      const badges = h("div.badges",
+        {},
+        dealer === seat ? h("span.badge.dealer", { title: t("dealer_mark") }, t("dealer_mark")) : null,
+        level ? h("span.badge.level", { title: t("level") }, `${t("level_short")} ${levelText(level)}`) : null,
+        info?.kind === "human" && !info.connected ? h("span.badge.offline", {}, t("offline")) : null,
+        auto && info?.kind === "human" ? h("span.badge.auto", {}, t("autoplay_mark")) : null,
+        summary?.state === "waiting" && info?.kind === "human" && info.ready ? h("span.badge.ready", {}, "✓") : null,
+      );
+      const account = info?.account;
+      const titles = account ? h("div.titles", {}, `${title(account.rank)} · ${title(account.wealth)}`) : null;
+      const cards = count !== undefined && seat !== mine
+        ? h("span.count", { title: t("cards_left") }, h("span.mini-back"), String(count)) : null;
+      const clock = h("div.clock", {}, h("div.clock-bar"), h("span.clock-text"));
+      const seatButton = this.#seatButton(seat, info);
+      fill(el, 
+        h("div.seat-name", {}, h("span.dir", {}, t(SEAT_KEYS[seat])), h("span.nick", {}, this.#name(seat)), cards),
+        titles, badges, seatButton, clock,
+      );
+    }
+  }
+
+  /**
+   * Sit / add-bot button on an empty seat while the table waits.
+   * @param {number} seat
+   * @param {SeatSummary|undefined} info
+   */
+  #seatButton(seat, info) {
+    const summary = this.model.summary;
+    if (!summary || summary.state === "playing" || (info && info.kind !== "empty")) return null;
+    if (this.model.seat === null) {
+      return h("button.small", { onclick: () => this.handlers.join(seat), dataset: { action: "join" } }, t("sit"));
+    }
+    return h("button.small", { onclick: () => this.handlers.addBot(seat), dataset: { action: "add-bot" } }, t("add_bot"));
+  }
+
+  #renderInfo() {
+    const { view, summary, seat } = this.model;
+    const ctx = this.#ctx();
+    const trump = ctx.trumpSuit
+      ? h(`span.trump-suit.${"HD".includes(ctx.trumpSuit) ? "red" : "black"}`, { title: t("trump") }, SUIT_SYMBOLS[ctx.trumpSuit]) : null;
+    const levels = summary?.levels ?? ["3", "3"];
+    const myTeam = (seat ?? 0) % 2;
+    const teamLabel = (/** @type {number} */ team) =>
+      seat === null ? t(team === 0 ? "team_ns" : "team_ew") : t(team === myTeam ? "our_team" : "their_team");
+    const bid = view?.bid
+      ? t("bid_by", { name: seatName(summary?.seats[view.bid.seat]), bid: bidLabel(view.bid) }) : t("no_bid");
+    fill(this.info,
+      h("div.info-main", {}, h("span.info-level", {}, t("hand_level", { level: levelText(ctx.level) })), trump),
+      h("div.info-bid", {}, bid),
+      h("div.info-teams", {},
+        h("span", { class: myTeam === 0 && seat !== null ? "mine" : "" }, `${teamLabel(0)} ${levelText(levels[0])}`),
+        h("span", { class: myTeam === 1 && seat !== null ? "mine" : "" }, `${teamLabel(1)} ${levelText(levels[1])}`)),
+      h("button.ghost.small.leave", { onclick: () => this.handlers.leave(), dataset: { action: "leave" } }, t("leave")),
+    );
+  }
+
+  /** @param {import("./cards.js").TrumpContext} ctx */
+  #renderTrick(ctx) {
+    const view = this.model.view;
+    const last = view && view.tricks.length ? view.tricks[view.tricks.length - 1] : null;
+    /** @type {PlayRecord[]} */
+    let plays = view ? view.trick : [];
+    let winner = null;
+    let mode = "";
+    if (this.showLast && last) {
+      plays = last.plays;
+      winner = last.winner;
+      mode = "last";
+    } else if (view && plays.length === 0 && last && view.phase === "playing") {
+      plays = last.plays;
+      winner = last.winner;
+      mode = "settled";
+    }
+    // Redraw only when the trick changed, so the cards do not replay their landing animation.
+    const key = JSON.stringify([mode, winner, plays, ctx, this.model.seat, language()]);
+    if (key === this.trickKey) return;
+    this.trickKey = key;
+    this.trick.replaceChildren();
+    this.trick.classList.remove("settled", "last");
+    if (mode) this.trick.classList.add(mode);
+    if (mode === "last" && last) {
+      this.trick.append(h("div.trick-label", {}, `${t("last_trick")} · ${t("winner_seat", { name: seatName(this.model.summary?.seats[last.winner]) })}`));
+    }
+    for (const play of plays) {
+      const slot = h(`div.play.pos-${this.#position(play.seat)}`, { dataset: { seat: String(play.seat) } });
+      slot.append(playRow(play.cards, ctx, play.seat === winner ? "winner" : ""));
+      this.trick.append(slot);
+    }
+  }
+
+  #renderScore() {
+    const view = this.model.view;
+    if (!view || view.phase === "dealing" || view.phase === "bidding") {
+      this.score.replaceChildren();
+      this.score.hidden = true;
+      return;
+    }
+    this.score.hidden = false;
+    const left = Math.max(...view.hand_sizes);
+    fill(this.score, 
+      h("div.score-line", {},
+        h("span", {}, t("attackers_points")), h("strong", { id: "attackers-points" }, String(view.attackers_points)),
+        h("span.left", {}, `${t("cards_left")} ${left}`)),
+      view.point_cards.length ? playRow(view.point_cards, null, "points", t("point_cards")) : null,
+    );
+  }
+
+  #renderBids() {
+    const { view, seat } = this.model;
+    const open = view && (view.phase === "dealing" || view.phase === "bidding");
+    this.bids.replaceChildren();
+    this.bids.hidden = !open;
+    if (!open || !view) return;
+    for (const option of view.bid_options) {
+      const key = !view.bid ? "bid_show" : view.bid.seat === seat ? "bid_reinforce" : "bid_overturn";
+      const red = "HD".includes(option.suit);
+      this.bids.append(h(`button.bid${red ? ".red" : ""}`, {
+        onclick: () => this.handlers.bid(option.suit, option.count),
+        dataset: { action: "bid", suit: option.suit, count: String(option.count) },
+      }, t(key, { bid: bidLabel(option) })));
+    }
+  }
+
+  #renderActions() {
+    const { view, seat, summary } = this.model;
+    const buttons = [];
+    const playing = view && (view.phase === "playing" || view.phase === "review");
+    if (seat !== null && summary && (summary.state === "waiting" || summary.state === "stopped")) {
+      const me = summary.seats[seat];
+      if (!me?.ready) buttons.push(h("button.primary", { onclick: () => this.handlers.start(), dataset: { action: "start" } }, t("start")));
+    }
+    if (seat !== null && playing && view) {
+      buttons.push(
+        h("button", { onclick: () => this.#hint(), disabled: !this.#myTurn() || view.hint.length === 0, dataset: { action: "hint" } }, t("hint")),
+        h("button.primary.play", { onclick: () => this.#play(), disabled: !this.#myTurn(), dataset: { action: "play" } }, t("play")),
+      );
+      if (view.can_remind) buttons.push(h("button", { onclick: () => this.handlers.remind(), dataset: { action: "remind" } }, t("remind")));
+      if (view.can_retract) buttons.push(h("button.warn", { onclick: () => this.handlers.retract(), dataset: { action: "retract" } }, t("retract")));
+    }
+    if (view && view.tricks.length && playing) {
+      buttons.push(h(`button${this.showLast ? ".active" : ""}`, {
+        onclick: () => { this.showLast = !this.showLast; this.render(this.model); },
+        dataset: { action: "last-trick" }, "aria-pressed": String(this.showLast),
+      }, t("last_trick")));
+    }
+    if (seat !== null && view && view.phase !== "finished") {
+      const on = view.autoplay[seat];
+      buttons.push(h(`button.ghost${on ? ".active" : ""}`, {
+        onclick: () => this.handlers.autoplay(!on), dataset: { action: "autoplay" }, "aria-pressed": String(on),
+      }, t(on ? "autoplay_off" : "autoplay_on")));
+    }
+    this.actions.replaceChildren(...buttons);
+  }
+
+  #renderStatus() {
+    const { view, seat, summary } = this.model;
+    let text = "";
+    let kind = "";
+    if (this.error) {
+      text = this.error;
+      kind = "error";
+    } else if (view && seat !== null && view.reminded && view.phase !== "finished") {
+      text = t("reminded");
+      kind = "warn";
+    } else if (view && this.#myTurn()) {
+      text = t(view.trick.length === 0 ? "your_lead" : "your_turn");
+      kind = "turn";
+    } else if (view && view.phase === "review") {
+      text = t("reviewing");
+    } else if (view && view.phase === "playing" && view.to_move !== null) {
+      text = t("waiting_for", { name: seatName(summary?.seats[view.to_move]) });
+    } else if (seat === null && summary) {
+      text = t("spectating");
+    }
+    this.status.textContent = text;
+    this.status.className = `status-line ${kind}`;
+    let centre = "";
+    if (view?.phase === "dealing") centre = t("dealing", { n: view.cards_dealt });
+    else if (view?.phase === "bidding") centre = t("bidding_window");
+    else if (!view && summary?.state === "waiting") centre = t("status_waiting");
+    this.centre.replaceChildren(h("span.centre-text", {}, centre), h("span.centre-clock"));
+    this.centre.hidden = !centre;
+  }
+
+  #hint() {
+    const view = this.model.view;
+    if (!view) return;
+    this.hand.select(view.hint);
+    this.#selectionChanged();
+  }
+
+  #play() {
+    const cards = this.hand.selected();
+    if (cards.length === 0) {
+      this.showError(t("select_cards"));
+      return;
+    }
+    this.handlers.play(cards);
+  }
+
+  #selectionChanged() {
+    if (this.error) {
+      this.error = "";
+      this.#renderStatus();
+    }
+  }
+
+  /** Update the countdowns without re-rendering. */
+  #tick() {
+    const clock = this.model.clock;
+    for (const el of this.seatEls) {
+      const seat = Number(el.dataset.seat);
+      const running = clock !== null && clock.kind === "turn" && clock.seat === seat && !this.#isAuto(seat);
+      el.classList.toggle("clocked", running);
+      if (running && clock) paintClock(el.querySelector(".clock"), clock);
+    }
+    const centreClock = this.centre.querySelector(".centre-clock");
+    if (centreClock) {
+      const running = clock !== null && clock.kind !== "turn";
+      centreClock.textContent = running && clock ? ` ${secondsLeft(clock)}s` : "";
+    }
+  }
+}
+
+/** @param {Clock} clock @returns {number} */
+function secondsLeft(clock) {
+  return Math.max(0, Math.ceil((clock.deadline - performance.now()) / 1000));
+}
+
+/**
+ * @param {Element|null} el
+ * @param {Clock} clock
+ */
+function paintClock(el, clock) {
+  if (!el) return;
+  const left = Math.max(0, clock.deadline - performance.now());
+  const bar = /** @type {HTMLElement|null} */ (el.querySelector(".clock-bar"));
+  const text = el.querySelector(".clock-text");
+  if (bar) bar.style.width = `${clock.total > 0 ? (100 * left) / clock.total : 0}%`;
+  if (text) text.textContent = `${Math.ceil(left / 1000)}`;
+  el.classList.toggle("urgent", left < 5000);
+}
+
+/**
+ * A level rank letter for display ("T" → "10").
+ * @param {string} level
+ * @returns {string}
+ */
+export function levelText(level) {
+  return level === "T" ? "10" : level;
+}
