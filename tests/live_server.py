@@ -97,9 +97,7 @@ class LiveServer:
     def __enter__(self) -> LiveServer:
         return self.start()
 
-    def __exit__(
-        self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
-    ) -> None:
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
         self.stop()
 
 

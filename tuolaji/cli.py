@@ -1,7 +1,8 @@
 """The ``tuolaji`` command: ``simulate``, ``serve``, ``replay``, ``arena``.
 
 Each subcommand lives in the module of its layer, which provides ``add_arguments(parser)`` and
-``run(args) -> int``; this file only wires them up, importing a layer when its command runs.
+``run(args) -> int``; this file only wires them up. Only the chosen command's layer is imported, so
+``tuolaji simulate`` does not load the server.
 """
 
 from __future__ import annotations
@@ -19,19 +20,23 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``only``, just that command's layer is imported and given its options."""
     parser = argparse.ArgumentParser(prog="tuolaji", description="Four-deck Tractor (四副牌拖拉機).")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module_name, summary) in COMMANDS.items():
         sub = commands.add_parser(name, help=summary, description=summary)
-        module = importlib.import_module(module_name)
-        module.add_arguments(sub)
-        sub.set_defaults(module=module)
+        if only is None or name == only:
+            module = importlib.import_module(module_name)
+            module.add_arguments(sub)
+            sub.set_defaults(module=module)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    command = next((word for word in arguments if not word.startswith("-")), None)
+    args = build_parser(command if command in COMMANDS else None).parse_args(arguments)
     result: int = args.module.run(args)
     return result
 

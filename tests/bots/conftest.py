@@ -64,9 +64,7 @@ def setup(seed: int, preset: str, dealer: int | None = 0, level: int = 1) -> Rou
     return RoundSetup(seed=seed, options=options, dealer=dealer, level=level)
 
 
-def play_hand(
-    bots: Sequence[Bot], seed: int, preset: str, dealer: int | None = 0, level: int = 1
-) -> Round | None:
+def play_hand(bots: Sequence[Bot], seed: int, preset: str, dealer: int | None = 0, level: int = 1) -> Round | None:
     """A whole hand between ``bots`` (None if nobody bid)."""
     round_ = Round(setup(seed, preset, dealer, level))
     if not bid_with(round_, bots):

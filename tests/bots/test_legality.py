@@ -13,7 +13,7 @@ from tuolaji.cards import DECK_SIZE, POINTS
 from tuolaji.game import Round
 from tuolaji.game.options import PRESET_NAMES
 
-HANDS = 40
+HANDS = 80
 
 
 def check_complete(round_: Round) -> None:
@@ -29,9 +29,7 @@ def test_whole_hands_are_legal(name: str, preset: str) -> None:
     played = 0
     for seed in range(HANDS):
         bots = [make_bot(name, seed * 4 + seat) for seat in range(4)]
-        round_ = play_hand(
-            bots, seed, preset, dealer=None if seed % 5 == 0 else seed % 4, level=1 + seed % 12
-        )
+        round_ = play_hand(bots, seed, preset, dealer=None if seed % 5 == 0 else seed % 4, level=1 + seed % 12)
         if round_ is not None:
             check_complete(round_)
             played += 1
@@ -52,9 +50,7 @@ def test_mixed_tables_are_legal(preset: str) -> None:
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_search_plays_a_legal_hand(preset: str) -> None:
     bots = [
-        make_bot("search", seat, budget_ms=1, horizon_tricks=2)
-        if seat % 2 == 0
-        else make_bot("heuristic", seat)
+        make_bot("search", seat, budget_ms=1, horizon_tricks=2) if seat % 2 == 0 else make_bot("heuristic", seat)
         for seat in range(4)
     ]
     round_ = play_hand(bots, 77, preset, dealer=1, level=5)

@@ -64,3 +64,14 @@ def test_scores_add_up_from_tricks_and_the_last_trick(preset: str) -> None:
             assert result.last_trick == sign * last.points * multiplier
         assert result.card_points == face
         assert result.score == max(0, min(400, face + result.last_trick))
+
+
+def test_unchecked_random_rounds_are_legal_when_checked() -> None:
+    """The simulator's moves skip the check (``checked=False``); replaying them checked accepts every one."""
+    for seed in range(20):
+        match = Match(TableOptions(preset=("nanning", "guigang", "fourdeck")[seed % 3]), seed)
+        round_ = match.start_round()
+        play_random_round(round_, random.Random(seed))
+        checked = Match(TableOptions(preset=match.options.preset), seed).start_round()
+        play_random_round(checked, random.Random(seed), checked=True)
+        assert checked.tricks == round_.tricks and checked.result == round_.result

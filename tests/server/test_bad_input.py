@@ -116,8 +116,7 @@ async def test_flood_is_rate_limited_then_closed(live_server: LiveServer) -> Non
         for _ in range(300):
             await flooder.send_raw(raw(v=1, type="ping"))
         await flooder.wait(lambda item: item["type"] == "error" and item["code"] == "rate_limited")
-        await flooder._reader
-        assert flooder.ws.close_code == 1008
+        assert await flooder.closed_with() == 1008
         pongs = sum(1 for item in flooder.log if item["type"] == "pong")
         assert 1 <= pongs < 300
         assert (await bystander.request("ping"))["type"] == "pong"
@@ -129,8 +128,7 @@ async def test_huge_frame_closes_the_socket(live_server: LiveServer) -> None:
     client = await Client.open(live_server.url)
     try:
         await client.send_raw("x" * (2 * 1024 * 1024))
-        await client._reader
-        assert client.ws.close_code == 1009
+        assert await client.closed_with() == 1009
         again = await Client.open(live_server.url, token=client.token)
         await again.close()
     finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from tests.live_server import FAST_ARGS, LiveServer
 from tests.server.scenario import close_all, four_at_table, wait_state
@@ -17,7 +18,7 @@ OPTIONS = {"deal_interval_ms": 0, "bid_window_seconds": 5, "review_seconds": 0, 
 
 def find_seed() -> tuple[int, int, int, int, int]:
     """A server seed whose first deal lets seat a bid 1 then 2 of suit x, and seat b overturn with 3 of y."""
-    options = TableOptions(**OPTIONS)  # type: ignore[arg-type]
+    options = TableOptions.from_json(OPTIONS)
     for seed in range(500):
         match = Match(options, random.Random(seed).getrandbits(63))
         round_ = Round(match.next_setup())
@@ -32,9 +33,9 @@ def find_seed() -> tuple[int, int, int, int, int]:
     raise AssertionError("no seed found")
 
 
-async def test_bid_reinforce_overturn(live_server_factory: object) -> None:
+async def test_bid_reinforce_overturn(live_server_factory: Callable[..., LiveServer]) -> None:
     seed, a, x, b, y = find_seed()
-    server: LiveServer = live_server_factory(args=(*FAST_ARGS, "--seed", str(seed)))  # type: ignore[operator]
+    server = live_server_factory(args=(*FAST_ARGS, "--seed", str(seed)))
     clients, _ = await four_at_table(server.url, OPTIONS)
     try:
         for client in clients:

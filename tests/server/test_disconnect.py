@@ -17,8 +17,7 @@ def saw_event(kind: str, **fields: object) -> Callable[[dict[str, object]], bool
     def check(item: dict[str, object]) -> bool:
         events = item.get("events") if item["type"] == "state" else None
         return isinstance(events, list) and any(
-            event["type"] == kind and all(event.get(key) == value for key, value in fields.items())
-            for event in events
+            event["type"] == kind and all(event.get(key) == value for key, value in fields.items()) for event in events
         )
 
     return check
@@ -75,8 +74,7 @@ async def test_second_connection_takes_over(live_server: LiveServer) -> None:
         clients.append(second)
         replaced = await first.wait(lambda item: item["type"] == "error")
         assert replaced["code"] == "session_replaced"
-        await first._reader
-        assert first.ws.close_code == 4001
+        assert await first.closed_with() == 4001
         state = await wait_state(second, lambda view: view["seat"] == 0)
         assert len(state["view"]["hand"]) > 0
     finally:
@@ -130,9 +128,7 @@ async def test_leaving_mid_hand_is_an_escape(live_server: LiveServer) -> None:
         assert left["reason"] == "escaped"
         account = escaper.latest("account")  # sent with the settlement, before "left"
         assert account is not None and account["account"]["silver"] == 952
-        waiting = await opponent.wait(
-            lambda item: item["type"] == "table" and item["table"]["state"] == "waiting"
-        )
+        waiting = await opponent.wait(lambda item: item["type"] == "table" and item["table"]["state"] == "waiting")
         assert waiting["table"]["seats"][0]["kind"] == "empty"
         again = await escaper.request("join", table=table_id, seat=0)
         assert again["type"] == "ack"

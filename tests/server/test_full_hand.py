@@ -12,10 +12,10 @@ from tests.live_server import LiveServer
 from tests.server.scenario import FAST, close_all, drive, four_at_table, got
 from tests.server.secrecy import assert_only_own_cards
 from tests.server.wsclient import Client
+from tuolaji.cards import parse_rank
+from tuolaji.game.actions import action_from_json
 from tuolaji.game.options import TableOptions
 from tuolaji.game.round import Round, RoundSetup
-from tuolaji.game.actions import action_from_json
-from tuolaji.cards import parse_rank
 from tuolaji.server import replay
 
 

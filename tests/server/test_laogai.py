@@ -59,9 +59,7 @@ async def test_remind_retract_and_laogai(live_server: LiveServer) -> None:
         log = clients[retractor].log
         reminded = [e for m in log if m["type"] == "state" for e in m["events"] if e["type"] == "remind"]
         assert reminded and reminded[0]["partner"] == retractor  # R30: the partner is told
-        retract = next(
-            m for m in log if m["type"] == "state" and any(e["type"] == "retract" for e in m["events"])
-        )
+        retract = next(m for m in log if m["type"] == "state" and any(e["type"] == "retract" for e in m["events"]))
         event = next(e for e in retract["events"] if e["type"] == "retract")
         assert event["seat"] == retractor and event["first"] is True and event["penalty"] == 10 * len(event["cards"])
         # R31: the first retraction resets the retractor's turn clock.

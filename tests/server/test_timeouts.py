@@ -9,11 +9,7 @@ from tests.server.wsclient import Client
 
 def events(client: Client, kind: str) -> list[dict[str, object]]:
     return [
-        event
-        for item in client.log
-        if item["type"] == "state"
-        for event in item["events"]
-        if event["type"] == kind
+        event for item in client.log if item["type"] == "state" for event in item["events"] if event["type"] == kind
     ]
 
 
@@ -27,8 +23,9 @@ async def test_timeouts_then_autoplay_then_back(live_server: LiveServer) -> None
         assert dealing["clock"]["kind"] == "deal"
         # R45: the third timeout in a row switches the seat to 託管 (preset nanning).
         switched = await client.wait(
-            lambda item: item["type"] == "state"
-            and any(event["type"] == "autoplay" and event["on"] for event in item["events"]),
+            lambda item: (
+                item["type"] == "state" and any(event["type"] == "autoplay" and event["on"] for event in item["events"])
+            ),
             timeout=30,
         )
         assert switched["view"]["autoplay"][0] is True

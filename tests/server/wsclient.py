@@ -123,6 +123,12 @@ class Client:
                 return item
         return None
 
+    async def closed_with(self, timeout: float = WAIT) -> int | None:
+        """Wait for the server to close the connection; its close code."""
+        async with asyncio.timeout(timeout):
+            await asyncio.shield(self._reader)
+        return self.ws.close_code
+
     async def close(self) -> None:
         await self.ws.close()
         await self._reader

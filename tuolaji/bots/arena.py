@@ -121,10 +121,7 @@ def play_deal(a: str, b: str, seed: int, index: int, preset: str, budget_ms: int
     times_a: list[float] = []
     times_b: list[float] = []
     for a_team in (0, 1):
-        bots = [
-            _make(a if seat % 2 == a_team else b, seed * 1000 + index * 4 + seat, budget_ms)
-            for seat in range(4)
-        ]
+        bots = [_make(a if seat % 2 == a_team else b, seed * 1000 + index * 4 + seat, budget_ms) for seat in range(4)]
         round_ = Round(setup)
         if not bid_round(round_):
             return None
@@ -214,9 +211,7 @@ class _Inline:
     def __exit__(self, *exc: object) -> None:
         return None
 
-    def map(
-        self, fn: object, items: Sequence[tuple[str, str, int, int, str, int]]
-    ) -> list[DealOutcome | None]:
+    def map(self, fn: object, items: Sequence[tuple[str, str, int, int, str, int]]) -> list[DealOutcome | None]:
         return [_play_deal_args(item) for item in items]
 
 
@@ -224,9 +219,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     names = [*BOT_NAMES, *ALIASES]
     parser.add_argument("a", choices=names, help="bot A (the one reported on)")
     parser.add_argument("b", choices=names, help="bot B")
-    parser.add_argument(
-        "--deals", type=int, default=100, help="duplicate deals (each played twice; default 100)"
-    )
+    parser.add_argument("--deals", type=int, default=100, help="duplicate deals (each played twice; default 100)")
     parser.add_argument("--seed", type=int, default=0, help="arena seed (default 0)")
     parser.add_argument("--preset", choices=PRESET_NAMES, default="nanning", help="rule preset (§14)")
     parser.add_argument("--budget-ms", type=int, default=300, help="search bot budget per move (default 300)")
@@ -236,8 +229,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.deals < 1 or args.jobs < 1 or args.budget_ms < 1:
         raise SystemExit("arena: --deals, --jobs and --budget-ms must be at least 1")
-    outcomes, seconds = run_arena(
-        args.a, args.b, args.deals, args.seed, args.preset, args.budget_ms, args.jobs
-    )
+    outcomes, seconds = run_arena(args.a, args.b, args.deals, args.seed, args.preset, args.budget_ms, args.jobs)
     print(summarize(args.a, args.b, outcomes, seconds))
     return 0

@@ -37,9 +37,7 @@ def exact_shapes(counts: Sequence[int], table: CardTable, cls: int, arity: int, 
     return [Shape(kinds, arity) for kinds in sorted(found)]
 
 
-def tractor_shapes(
-    counts: Sequence[int], table: CardTable, cls: int, size: int, min_arity: int = 2
-) -> list[Shape]:
+def tractor_shapes(counts: Sequence[int], table: CardTable, cls: int, size: int, min_arity: int = 2) -> list[Shape]:
     """Every single tractor of ``size`` cards, of any arity from ``min_arity`` (R24 same_count)."""
     shapes: list[Shape] = []
     for arity in range(max(2, min_arity), 5):

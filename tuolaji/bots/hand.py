@@ -31,12 +31,6 @@ def counts_of(cards: Iterable[int]) -> list[int]:
     return counts
 
 
-def cards_of(counts: Sequence[int], kinds: Iterable[int] | None = None) -> list[int]:
-    """The cards of a count vector (optionally only the given kinds), in kind order."""
-    chosen = range(KINDS) if kinds is None else kinds
-    return [kind for kind in chosen for _ in range(counts[kind])]
-
-
 def class_size(counts: Sequence[int], table: CardTable, cls: int) -> int:
     """How many cards of suit-class ``cls`` the count vector holds."""
     return sum(counts[kind] for kind in table.class_kinds[cls])
@@ -79,11 +73,6 @@ def lead_shapes(counts: Sequence[int], table: CardTable) -> list[Shape]:
             for run in runs(counts, table, cls, arity):
                 shapes.append(Shape(run, arity))
     return shapes
-
-
-def pair_count(counts: Sequence[int], kinds: Iterable[int]) -> int:
-    """Disjoint pairs among ``kinds`` (a triple gives one, a bomb two)."""
-    return sum(counts[kind] // 2 for kind in kinds)
 
 
 def all_leads(counts: Sequence[int], table: CardTable) -> list[Shape]:

@@ -29,9 +29,7 @@ def tails_for(share: float) -> Tails:
     rows = []
     for copies in range(DECKS + 1):
         exact = [comb(copies, k) * share**k * (1.0 - share) ** (copies - k) for k in range(copies + 1)]
-        rows.append(
-            tuple(max(0.0, sum(exact[need:])) if need <= copies else 0.0 for need in range(DECKS + 1))
-        )
+        rows.append(tuple(max(0.0, sum(exact[need:])) if need <= copies else 0.0 for need in range(DECKS + 1)))
     return tuple(rows)
 
 

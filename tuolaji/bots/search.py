@@ -12,7 +12,8 @@ where the estimated final score is the attackers' score so far, plus what the pl
 when the play-out stopped before the end, a share of the points still in the hands: the attackers'
 share of the strength left (:func:`tuolaji.bots.heuristic.card_value` summed over each team's
 cards), so spending strength early is not free. The candidate with
-the best total wins; ties go to the heuristic's order.
+the best total wins if it beats the heuristic's own choice by :data:`SWITCH_MARGIN` per deal;
+otherwise the heuristic's choice stands.
 
 Determinism and the time budget: the number of sampled deals is computed from the budget, not
 measured: ``deals = budget_ms / (candidates × expected play-out moves × cost per move)`` (at least
@@ -38,8 +39,11 @@ CANDIDATES = 4
 """How many of the heuristic's best moves are searched."""
 HORIZON_TRICKS = 6
 """Play-outs stop after this many tricks (the rest of the points count half to each side)."""
-MS_PER_MOVE = (0.035, 0.002)
+MS_PER_MOVE = (0.045, 0.0026)
 """Measured cost of one play-out move on the reference machine: a + b × cards in hand (ms)."""
+SWITCH_MARGIN = 0.1
+"""Per sampled deal, how much better (in the value's units: 0.1 ≈ 8 points) a candidate must do
+than the heuristic's own choice to replace it; below that the difference is mostly sampling noise."""
 CARDS_PER_TRICK = 1.6
 """Average cards per play, to estimate how many tricks are left."""
 
@@ -108,7 +112,8 @@ class SearchBot(Bot):
         know = sit.know
         played = [DECKS - know.unseen[k] - sit.counts[k] for k in range(len(sit.counts))]
         totals = [0.0] * len(candidates)
-        for _ in range(deals_for(self.budget_ms, len(candidates), sit.hand_size, self.horizon)):
+        deals = deals_for(self.budget_ms, len(candidates), sit.hand_size, self.horizon)
+        for _ in range(deals):
             hands = sample_hands(sit.table, know, sit.seat, sit.counts, view.hand_sizes, rng)
             for index, move in enumerate(candidates):
                 playout = Playout(
@@ -125,4 +130,6 @@ class SearchBot(Bot):
                 playout.run(move, self.horizon)
                 totals[index] += team_value(sit, playout)
         best = max(range(len(candidates)), key=lambda index: (totals[index], -index))
+        if totals[best] - totals[0] < SWITCH_MARGIN * deals:
+            return candidates[0]
         return candidates[best]

@@ -29,6 +29,7 @@ from tuolaji.game.actions import (
 from tuolaji.game.errors import (
     BadBid,
     CardsNotHeld,
+    GameError,
     IllegalFollow,
     InvalidLead,
     NotAllowed,
@@ -213,8 +214,13 @@ class Round:
 
     # ------------------------------------------------------------------ actions
 
-    def apply(self, action: Action) -> list[Event]:
-        """Apply ``action``; return the events it causes, or raise a GameError and change nothing."""
+    def apply(self, action: Action, *, checked: bool = True) -> list[Event]:
+        """Apply ``action``; return the events it causes, or raise a GameError and change nothing.
+
+        ``checked=False`` skips the legality check of a ``Play`` (as python-chess's ``push`` beside
+        ``push_san``): only for moves the engine itself produced legally, e.g. simulations and search
+        rollouts. Anything from a person goes through the check.
+        """
         if self.phase is Phase.FINISHED and not isinstance(action, SetAutoPlay):
             raise WrongPhase(f"{_describe(action)}: the round is over")
         match action:
@@ -225,7 +231,7 @@ class Round:
             case CloseBidding():
                 events = self._close_bidding()
             case Play():
-                events = self._play(action)
+                events = self._play(action, checked)
             case Remind():
                 events = self._remind(action)
             case Retract():
@@ -303,32 +309,40 @@ class Round:
             )
         ]
 
-    def _play(self, action: Play) -> list[Event]:
-        seat, cards = action.seat, action.cards
-        name = f"seat {seat} play {format_cards(cards) or '(nothing)'}"
-        if self.phase is not Phase.PLAYING:
-            raise WrongPhase(f"{name}: no play is expected now (phase {self.phase})")
+    def _judge_play(self, seat: int, cards: Sequence[Card]) -> tuple[type[GameError] | None, str] | None:
+        """None for a fine play; else the error that refuses it, or (None, reason) for a wrong follow
+        that ``laogai`` mode lets through to be judged (R33)."""
+        if self.phase is not Phase.PLAYING or self.trump is None:
+            return WrongPhase, f"no play is expected now (phase {self.phase})"
         if seat != self.to_move:
-            raise NotYourTurn(f"{name}: it is seat {self.to_move}'s turn (R21)")
+            return NotYourTurn, f"it is seat {self.to_move}'s turn (R21)"
         hand = self.hands[seat]
         if not _holds(hand, cards):
-            raise CardsNotHeld(f"{name}: those cards are not all in your hand (R22)")
-        assert self.trump is not None
+            return CardsNotHeld, "those cards are not all in your hand (R22)"
         lead = self.lead
         if lead is None:
             reason = explain_lead(cards, self.trump, self.preset)
-            if reason is not None:
-                raise InvalidLead(f"{name}: {reason}")
-        else:
-            if len(cards) != len(lead):
-                raise WrongCount(f"{name}: the lead has {len(lead)} cards, so a follow has {len(lead)} (R22)")
-            reason = explain_follow(hand, lead, cards, self.trump, self.preset)
-            if reason is not None:
-                if self.options.illegal_follow == "reject":
-                    raise IllegalFollow(f"{name}: {reason}")
-                if self._second_chance:
-                    raise IllegalFollow(f"{name}: {reason} (a second wrong play in this trick is refused, R33)")
-                self._wrong[seat] = reason
+            return None if reason is None else (InvalidLead, reason)
+        if len(cards) != len(lead):
+            return WrongCount, f"the lead has {len(lead)} cards, so a follow has {len(lead)} (R22)"
+        reason = explain_follow(hand, lead, cards, self.trump, self.preset)
+        if reason is None:
+            return None
+        if self.options.illegal_follow == "reject":
+            return IllegalFollow, reason
+        if self._second_chance:
+            return IllegalFollow, f"{reason} (a second wrong play in this trick is refused, R33)"
+        return None, reason
+
+    def _play(self, action: Play, checked: bool) -> list[Event]:
+        seat, cards = action.seat, action.cards
+        verdict = self._judge_play(seat, cards) if checked else None
+        if verdict is not None:
+            error, reason = verdict
+            if error is not None:
+                raise error(f"seat {seat} play {format_cards(cards) or '(nothing)'}: {reason}")
+            self._wrong[seat] = reason
+        hand = self.hands[seat]
         for card in cards:
             hand.remove(card)
         self.plays[seat] = cards
@@ -564,19 +578,9 @@ class Round:
         return [min(hand, key=lambda card: (trump.is_trump(card), POINTS[card] > 0, trump.power(card)))]
 
     def check_play(self, seat: int, cards: Sequence[Card]) -> str | None:
-        """Why ``seat`` playing ``cards`` now would be refused or judged wrong, or None if it is fine."""
-        if self.phase is not Phase.PLAYING or self.trump is None:
-            return f"no play is expected now (phase {self.phase})"
-        if seat != self.to_move:
-            return f"it is seat {self.to_move}'s turn (R21)"
-        if not _holds(self.hands[seat], cards):
-            return "those cards are not all in your hand (R22)"
-        lead = self.lead
-        if lead is None:
-            return explain_lead(cards, self.trump, self.preset)
-        if len(cards) != len(lead):
-            return f"the lead has {len(lead)} cards, so a follow has {len(lead)} (R22)"
-        return explain_follow(self.hands[seat], lead, cards, self.trump, self.preset)
+        """Why ``seat`` playing ``cards`` now would be refused or judged wrong (R13, R21–R25, R33), or None."""
+        verdict = self._judge_play(seat, cards)
+        return None if verdict is None else verdict[1]
 
 
 def stack_deck(hands: Sequence[Sequence[Card]], first_seat: int = 0) -> tuple[Card, ...]:

@@ -47,8 +47,12 @@ def random_move(round_: Round, seat: int, trump: Trump, rng: random.Random) -> l
     return random_legal_follow(hand, lead, trump, rng, round_.preset)
 
 
-def play_random_round(round_: Round, rng: random.Random) -> None:
-    """Deal, bid and play ``round_`` to its end with random-legal players."""
+def play_random_round(round_: Round, rng: random.Random, *, checked: bool = False) -> None:
+    """Deal, bid and play ``round_`` to its end with random-legal players.
+
+    The moves come from the rules engine's own legal-move generators, so by default the round does
+    not check them again; ``checked=True`` does (the tests compare both).
+    """
     round_.apply(DealCards(DECK_SIZE))
     random_bids(round_, rng)
     round_.apply(CloseBidding())
@@ -58,7 +62,7 @@ def play_random_round(round_: Round, rng: random.Random) -> None:
             continue
         seat = round_.to_move
         assert seat is not None and round_.trump is not None
-        round_.apply(Play(seat, tuple(random_move(round_, seat, round_.trump, rng))))
+        round_.apply(Play(seat, tuple(random_move(round_, seat, round_.trump, rng))), checked=checked)
 
 
 def check_round(round_: Round) -> None:

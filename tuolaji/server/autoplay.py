@@ -35,11 +35,7 @@ def auto_bid(round_: Round, seat: int, chooser: Chooser) -> Bid | None:
     if round_.phase not in (Phase.DEALING, Phase.BIDDING):
         return None
     action = chooser.choose(round_.view(seat))
-    if (
-        isinstance(action, Bid)
-        and action.seat == seat
-        and (action.suit, action.count) in round_.bid_options(seat)
-    ):
+    if isinstance(action, Bid) and action.seat == seat and (action.suit, action.count) in round_.bid_options(seat):
         return action
     return None
 

@@ -49,9 +49,7 @@ def run(args: argparse.Namespace) -> int:
     from tuolaji.server.app import create_app
     from tuolaji.server.config import ServerConfig
 
-    logging.basicConfig(
-        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = ServerConfig(
         db_url=args.db,
         start_silver=args.start_silver,

@@ -53,9 +53,7 @@ class TableClock:
         self.stop()
         self.deadline = Deadline(kind, seat, time.monotonic() + seconds)
         generation = self.generation
-        self._handle = asyncio.get_running_loop().call_later(
-            max(0.0, seconds), self._deliver, Expired(generation)
-        )
+        self._handle = asyncio.get_running_loop().call_later(max(0.0, seconds), self._deliver, Expired(generation))
 
     def stop(self) -> None:
         """Cancel the pending deadline, if any."""

@@ -55,9 +55,7 @@ class RateLimiter:
 class Connection:
     """A client connection: who it is, where it sits, and its outgoing queue."""
 
-    def __init__(
-        self, websocket: WebSocket, rate: float = RATE_PER_SECOND, burst: float = RATE_BURST
-    ) -> None:
+    def __init__(self, websocket: WebSocket, rate: float = RATE_PER_SECOND, burst: float = RATE_BURST) -> None:
         self.websocket = websocket
         self.account: AccountData | None = None
         self.token: str | None = None

@@ -22,9 +22,7 @@ from tuolaji.store.db import Database
 
 log = logging.getLogger(__name__)
 
-_TABLE_MESSAGES = frozenset(
-    {"leave", "add_bot", "remove_bot", "start", "bid", "play", "remind", "retract", "autoplay"}
-)
+_TABLE_MESSAGES = frozenset({"leave", "add_bot", "remove_bot", "start", "bid", "play", "remind", "retract", "autoplay"})
 
 
 class Lobby:

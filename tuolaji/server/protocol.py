@@ -22,9 +22,7 @@ MAX_CARDS: Final = 54
 class ProtocolError(ValueError):
     """A refused client message: ``code`` as in docs/PROTOCOL.md §2.5, ``ref`` the message's ``id``."""
 
-    def __init__(
-        self, code: str, message: str, ref: str | int | None = None, rule: str | None = None
-    ) -> None:
+    def __init__(self, code: str, message: str, ref: str | int | None = None, rule: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.ref = ref
@@ -70,9 +68,7 @@ def _cards(name: str, value: object) -> object:
     elif isinstance(value, str) and len(value) <= 4 * MAX_CARDS:
         text = value
     else:
-        raise ValueError(
-            f'field {name!r} must be a list of at most {MAX_CARDS} card strings, e.g. ["AS", "AS"]'
-        )
+        raise ValueError(f'field {name!r} must be a list of at most {MAX_CARDS} card strings, e.g. ["AS", "AS"]')
     try:
         cards = tuple(parse_cards(text))
     except CardParseError as error:
@@ -130,9 +126,7 @@ def _message_id(data: dict[str, Any]) -> str | int | None:
     if ref is None:
         return None
     if isinstance(ref, bool) or not isinstance(ref, str | int) or (isinstance(ref, str) and len(ref) > 64):
-        raise ProtocolError(
-            "bad_message", "field 'id' must be a string of at most 64 characters or an integer"
-        )
+        raise ProtocolError("bad_message", "field 'id' must be a string of at most 64 characters or an integer")
     if isinstance(ref, int) and not -(2**53) <= ref <= 2**53:
         raise ProtocolError("bad_message", "field 'id' is out of range")
     return ref
@@ -141,9 +135,7 @@ def _message_id(data: dict[str, Any]) -> str | int | None:
 def parse_client_message(text: str) -> ClientMessage:
     """Validate one text frame against :data:`SCHEMAS`; raise :class:`ProtocolError` if it is refused."""
     if len(text.encode()) > MAX_FRAME_BYTES:
-        raise ProtocolError(
-            "too_large", f"message of {len(text.encode())} bytes; the limit is {MAX_FRAME_BYTES}"
-        )
+        raise ProtocolError("too_large", f"message of {len(text.encode())} bytes; the limit is {MAX_FRAME_BYTES}")
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as error:
@@ -155,9 +147,7 @@ def parse_client_message(text: str) -> ClientMessage:
         raise ProtocolError("bad_message", f"field 'v' must be {PROTOCOL_VERSION} (protocol version)", ref)
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in SCHEMAS:
-        raise ProtocolError(
-            "unknown_type", f"unknown message type {kind!r}; known: {', '.join(sorted(SCHEMAS))}", ref
-        )
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r}; known: {', '.join(sorted(SCHEMAS))}", ref)
     schema = SCHEMAS[kind]
     extra = sorted(set(data) - set(schema) - {"v", "type", "id"})
     if extra:
@@ -182,9 +172,7 @@ def message(kind: str, **fields: Any) -> dict[str, Any]:
     return {"v": PROTOCOL_VERSION, "type": kind, **fields}
 
 
-def error_message(
-    code: str, text: str, ref: str | int | None = None, rule: str | None = None
-) -> dict[str, Any]:
+def error_message(code: str, text: str, ref: str | int | None = None, rule: str | None = None) -> dict[str, Any]:
     """The ``error`` message (docs/PROTOCOL.md §2.5)."""
     body = message("error", code=code, message=text)
     if ref is not None:

@@ -49,8 +49,7 @@ def print_hand(record: dict[str, Any], out: TextIO) -> None:
     )
     write: Callable[[str], object] = lambda line: out.write(line + "\n")  # noqa: E731
     seats = ", ".join(
-        f"{SEAT_NAMES[seat['seat']]}={seat['nickname'] or 'bot:' + str(seat['bot'])}"
-        for seat in record["seats"]
+        f"{SEAT_NAMES[seat['seat']]}={seat['nickname'] or 'bot:' + str(seat['bot'])}" for seat in record["seats"]
     )
     write(f"hand {record['id']} (table {record['table_id']}, hand {record['number']}), seed {setup.seed}")
     write(f"seats: {seats}; preset {setup.options.preset}, level {setup_json['level']}")
@@ -63,19 +62,14 @@ def print_hand(record: dict[str, Any], out: TextIO) -> None:
             kind = data["type"]
             if kind == "bid":
                 write(
-                    f"  {data['kind']}: {SEAT_NAMES[data['seat']]} shows "
-                    f"{data['count']}× level card of {data['suit']}"
+                    f"  {data['kind']}: {SEAT_NAMES[data['seat']]} shows {data['count']}× level card of {data['suit']}"
                 )
             elif kind == "bidding_closed":
-                write(
-                    f"dealer {SEAT_NAMES[data['dealer']]}, trump {data['trump_suit']}, level {data['level']}"
-                )
+                write(f"dealer {SEAT_NAMES[data['dealer']]}, trump {data['trump_suit']}, level {data['level']}")
             elif kind == "trick":
                 tricks += 1
                 trick = data["trick"]
-                plays = " | ".join(
-                    f"{SEAT_NAMES[play['seat']]} {' '.join(play['cards'])}" for play in trick["plays"]
-                )
+                plays = " | ".join(f"{SEAT_NAMES[play['seat']]} {' '.join(play['cards'])}" for play in trick["plays"])
                 extra = f" ×{trick['multiplier']}" if trick["multiplier"] > 1 else ""
                 write(
                     f"trick {tricks:2}: {plays}  → {SEAT_NAMES[trick['winner']]} "

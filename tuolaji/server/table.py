@@ -271,9 +271,7 @@ class TableActor:
             if kind == "add_bot":
                 name = fields.get("bot", BOT_NAMES[0])
                 if name not in BOT_NAMES:
-                    raise _Refusal(
-                        "bad_message", f"add_bot: unknown bot {name!r}; known: {', '.join(BOT_NAMES)}"
-                    )
+                    raise _Refusal("bad_message", f"add_bot: unknown bot {name!r}; known: {', '.join(BOT_NAMES)}")
                 self._add_bot(fields["seat"], name)
             elif kind == "remove_bot":
                 self._remove_bot(fields["seat"])
@@ -338,9 +336,7 @@ class TableActor:
         if seat.bot is None:
             raise _Refusal("seat_empty", f"seat {index} holds no bot")
         if self.state in ("playing", "between"):
-            raise _Refusal(
-                "hand_in_progress", "bots can be removed only while the table waits for a match (R47)"
-            )
+            raise _Refusal("hand_in_progress", "bots can be removed only while the table waits for a match (R47)")
         seat.clear()
         self._end_match()
         self._changed()
@@ -348,9 +344,7 @@ class TableActor:
     def _press_start(self, conn: Connection) -> None:
         index = self._seat_of_conn(conn)
         if self.state not in ("waiting", "stopped"):
-            raise _Refusal(
-                "not_ready_state", f"the table is {self.state}; start is pressed before a match (R20)"
-            )
+            raise _Refusal("not_ready_state", f"the table is {self.state}; start is pressed before a match (R20)")
         self.seats[index].ready = True
         self._changed()
         self._maybe_start()

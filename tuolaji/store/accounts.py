@@ -163,9 +163,7 @@ class Accounts:
             raise BadCredentials("unknown nickname or wrong password")
         key = unicodedata.normalize("NFC", nickname).lower()
         async with self.db.sessions() as session:
-            row = (
-                await session.execute(select(Account).where(Account.nickname_key == key))
-            ).scalar_one_or_none()
+            row = (await session.execute(select(Account).where(Account.nickname_key == key))).scalar_one_or_none()
         if row is None or row.password_hash is None:
             raise BadCredentials("unknown nickname or wrong password")
         try:

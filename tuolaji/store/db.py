@@ -47,10 +47,15 @@ def make_engine(url: str) -> AsyncEngine:
     return engine
 
 
-def _upgrade(connection: Connection, revision: str) -> None:
+def alembic_config(connection: Connection) -> Config:
+    """The Alembic configuration of the shipped migrations, bound to ``connection``."""
     config = Config(str(_ALEMBIC_INI))
     config.attributes["connection"] = connection
-    command.upgrade(config, revision)
+    return config
+
+
+def _upgrade(connection: Connection, revision: str) -> None:
+    command.upgrade(alembic_config(connection), revision)
 
 
 async def migrate(engine: AsyncEngine, revision: str = "head") -> None:

@@ -73,9 +73,7 @@ async def record_hand(db: Database, hand: HandWrite) -> Settled:
         ids = [seat.account_id for seat in hand.seats if seat.account_id is not None]
         rows = {
             row.id: row
-            for row in (
-                await session.execute(select(Account).where(Account.id.in_(ids)).with_for_update())
-            ).scalars()
+            for row in (await session.execute(select(Account).where(Account.id.in_(ids)).with_for_update())).scalars()
         }
         balances = [
             Balance(rows[seat.account_id].points, rows[seat.account_id].silver)
@@ -164,9 +162,7 @@ async def get_hand(db: Database, hand_id: int) -> dict[str, Any] | None:
     return None if row is None else hand_to_json(row)
 
 
-async def hands_of(
-    db: Database, account_id: int, limit: int = 20, before: int | None = None
-) -> list[dict[str, Any]]:
+async def hands_of(db: Database, account_id: int, limit: int = 20, before: int | None = None) -> list[dict[str, Any]]:
     """An account's hands, newest first, as ``HandSummary`` objects (docs/PROTOCOL.md §1)."""
     query = (
         select(Hand, HandPlayer)

@@ -34,9 +34,7 @@ def upgrade() -> None:
     op.create_table(
         "sessions",
         sa.Column("token_hash", sa.String(64), primary_key=True),
-        sa.Column(
-            "account_id", sa.Integer(), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
-        ),
+        sa.Column("account_id", sa.Integer(), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index("ix_sessions_account_id", "sessions", ["account_id"])
@@ -59,9 +57,7 @@ def upgrade() -> None:
         "hand_players",
         sa.Column("hand_id", sa.Integer(), sa.ForeignKey("hands.id", ondelete="CASCADE"), primary_key=True),
         sa.Column("seat", sa.Integer(), primary_key=True),
-        sa.Column(
-            "account_id", sa.Integer(), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
-        ),
+        sa.Column("account_id", sa.Integer(), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
         sa.Column("points_delta", sa.BigInteger(), nullable=False),
         sa.Column("silver_delta", sa.BigInteger(), nullable=False),
         sa.Column("won", sa.Boolean(), nullable=False),

@@ -1,0 +1,85 @@
+"""Client message schemas (docs/PROTOCOL.md §2.2, §2.5), without a server."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tuolaji.server.protocol import MAX_FRAME_BYTES, SCHEMAS, ProtocolError, error_message, parse_client_message
+
+
+def parse(**data: object) -> object:
+    return parse_client_message(json.dumps(data))
+
+
+def code_of(text: str) -> str:
+    with pytest.raises(ProtocolError) as caught:
+        parse_client_message(text)
+    return caught.value.code
+
+
+def test_valid_messages_are_converted() -> None:
+    bid = parse_client_message('{"v": 1, "type": "bid", "suit": "h", "count": 2, "id": "a1"}')
+    assert (bid.type, bid.fields, bid.id) == ("bid", {"suit": 1, "count": 2}, "a1")
+    play = parse_client_message('{"v": 1, "type": "play", "cards": ["AS", "10h", "BJ"]}')
+    assert play.fields == {"cards": (12, 21, 53)}
+    assert parse_client_message('{"v": 1, "type": "play", "cards": "AS AS"}').fields == {"cards": (12, 12)}
+    create = parse_client_message('{"v": 1, "type": "create_table"}')
+    assert create.fields == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("{", "bad_json"),
+        ('"hello"', "bad_message"),
+        ('{"type": "ping"}', "bad_message"),
+        ('{"v": true, "type": "ping"}', "bad_message"),
+        ('{"v": 1}', "unknown_type"),
+        ('{"v": 1, "type": "shuffle"}', "unknown_type"),
+        ('{"v": 1, "type": "ping", "x": 1}', "bad_message"),
+        ('{"v": 1, "type": "ping", "id": [1]}', "bad_message"),
+        ('{"v": 1, "type": "ping", "id": true}', "bad_message"),
+        ('{"v": 1, "type": "join", "table": "t1"}', "bad_message"),
+        ('{"v": 1, "type": "join", "table": "t1", "seat": 4}', "bad_message"),
+        ('{"v": 1, "type": "join", "table": "t1", "seat": true}', "bad_message"),
+        ('{"v": 1, "type": "bid", "suit": "SH", "count": 1}', "bad_message"),
+        ('{"v": 1, "type": "bid", "suit": "S", "count": 5}', "bad_message"),
+        ('{"v": 1, "type": "play", "cards": []}', "bad_message"),
+        ('{"v": 1, "type": "play", "cards": [1]}', "bad_message"),
+        ('{"v": 1, "type": "play", "cards": ["1S"]}', "bad_card"),
+        ('{"v": 1, "type": "autoplay", "on": 1}', "bad_message"),
+        ('{"v": 1, "type": "create_table", "options": []}', "bad_message"),
+        ("[" * 100_00 + "]" * 100_00, "too_large"),
+    ],
+)
+def test_refused_messages(text: str, code: str) -> None:
+    assert code_of(text) == code
+
+
+def test_deep_nesting_is_bad_json_not_a_crash() -> None:
+    text = "[" * 5000 + "]" * 5000
+    assert len(text) < MAX_FRAME_BYTES
+    assert code_of(text) in ("bad_json", "bad_message")
+
+
+def test_errors_name_the_field_and_echo_the_id() -> None:
+    with pytest.raises(ProtocolError) as caught:
+        parse_client_message('{"v": 1, "type": "join", "table": "t1", "id": 7}')
+    assert caught.value.ref == 7 and "'seat'" in str(caught.value)
+    assert error_message("bad_json", "x", 7, "R24") == {
+        "v": 1,
+        "type": "error",
+        "code": "bad_json",
+        "message": "x",
+        "ref": 7,
+        "rule": "R24",
+    }
+
+
+def test_every_documented_client_message_has_a_schema() -> None:
+    with open("docs/PROTOCOL.md", encoding="utf-8") as doc:
+        text = doc.read()
+    for kind in SCHEMAS:
+        assert f"| `{kind}` |" in text, kind
