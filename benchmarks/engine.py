@@ -69,9 +69,7 @@ def per_call(label: str, calls: int, run: Callable[[], object]) -> None:
     start = time.perf_counter()
     run()
     seconds = time.perf_counter() - start
-    print(
-        f"{label}: {calls / seconds:,.0f} calls/s ({1e6 * seconds / calls:.1f} µs/call) over {calls:,} calls"
-    )
+    print(f"{label}: {calls / seconds:,.0f} calls/s ({1e6 * seconds / calls:.1f} µs/call) over {calls:,} calls")
 
 
 def main() -> None:
@@ -86,11 +84,7 @@ def main() -> None:
     per_call(
         "is_legal_follow",
         len(positions) * 5,
-        lambda: [
-            is_legal_follow(list(p.hand), p.lead, p.play, p.trump, p.preset)
-            for _ in range(5)
-            for p in positions
-        ],
+        lambda: [is_legal_follow(list(p.hand), p.lead, p.play, p.trump, p.preset) for _ in range(5) for p in positions],
     )
     per_call(
         "legal_follow_hint",
@@ -105,9 +99,7 @@ def main() -> None:
     )
     for preset in ("nanning", "guigang", "fourdeck"):
         summary = simulate(args.hands, seed=3, preset=preset)
-        print(
-            f"whole random hands ({preset}): {summary.hands_per_second:.1f} hands/s over {summary.hands} hands"
-        )
+        print(f"whole random hands ({preset}): {summary.hands_per_second:.1f} hands/s over {summary.hands} hands")
     if args.profile:
         profiler = cProfile.Profile()
         match = Match(TableOptions(), 4)

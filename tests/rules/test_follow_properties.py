@@ -164,9 +164,7 @@ def test_hint_and_random_follow_are_legal(case: Case) -> None:
         assert case.ref_legal(play), play
 
 
-@settings(
-    deadline=None, max_examples=500, derandomize=True, suppress_health_check=[HealthCheck.filter_too_much]
-)
+@settings(deadline=None, max_examples=500, derandomize=True, suppress_health_check=[HealthCheck.filter_too_much])
 @given(follow_cases(max_held=10, max_width=8))
 def test_random_follow_reaches_every_legal_follow(case: Case) -> None:
     if len(case.held) > case.n:
@@ -175,8 +173,7 @@ def test_random_follow_reaches_every_legal_follow(case: Case) -> None:
         assume(len(case.hand) >= case.n)
         rest = sorted(case.others)
         legal = frozenset(
-            tuple(sorted(case.held + list(extra)))
-            for extra in itertools.combinations(rest, case.n - len(case.held))
+            tuple(sorted(case.held + list(extra))) for extra in itertools.combinations(rest, case.n - len(case.held))
         )
     assume(len(legal) <= 12)
     rng = random.Random(case.seed)

@@ -12,7 +12,7 @@ from typing import Any
 
 from tests.server.wsclient import WAIT, Client, Message
 
-FAST = {"deal_interval_ms": 0, "bid_window_seconds": 0.2, "review_seconds": 0, "turn_seconds": 60}
+FAST = {"deal_interval_ms": 0, "bid_window_seconds": 0.5, "review_seconds": 0, "turn_seconds": 60}
 """Table options for quick hands between scripted clients."""
 
 Policy = Callable[[Client, Message], Awaitable[bool]]

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from typing import Any
+
+from websockets.exceptions import ConnectionClosed
 
 from tests.live_server import LiveServer
 from tests.server.scenario import close_all, drive, four_at_table, got, wait_state, wrong_follow
@@ -13,7 +16,7 @@ from tuolaji.cards import KINDS, format_card
 
 OPTIONS = {
     "deal_interval_ms": 0,
-    "bid_window_seconds": 0.2,
+    "bid_window_seconds": 0.5,
     "review_seconds": 0,
     "turn_seconds": 60,
     "illegal_follow": "reject",
@@ -113,12 +116,12 @@ async def test_flood_is_rate_limited_then_closed(live_server: LiveServer) -> Non
     flooder = await Client.open(live_server.url)
     bystander = await Client.open(live_server.url)
     try:
-        for _ in range(300):
+        for _ in range(1000):
             await flooder.send_raw(raw(v=1, type="ping"))
         await flooder.wait(lambda item: item["type"] == "error" and item["code"] == "rate_limited")
         assert await flooder.closed_with() == 1008
         pongs = sum(1 for item in flooder.log if item["type"] == "pong")
-        assert 1 <= pongs < 300
+        assert 1 <= pongs < 1000
         assert (await bystander.request("ping"))["type"] == "pong"
     finally:
         await close_all([flooder, bystander])
@@ -127,7 +130,8 @@ async def test_flood_is_rate_limited_then_closed(live_server: LiveServer) -> Non
 async def test_huge_frame_closes_the_socket(live_server: LiveServer) -> None:
     client = await Client.open(live_server.url)
     try:
-        await client.send_raw("x" * (2 * 1024 * 1024))
+        with contextlib.suppress(ConnectionClosed):  # the server may close before the frame is sent
+            await client.send_raw("x" * (2 * 1024 * 1024))
         assert await client.closed_with() == 1009
         again = await Client.open(live_server.url, token=client.token)
         await again.close()

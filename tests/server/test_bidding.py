@@ -13,7 +13,7 @@ from tuolaji.game.match import Match
 from tuolaji.game.options import TableOptions
 from tuolaji.game.round import Round
 
-OPTIONS = {"deal_interval_ms": 0, "bid_window_seconds": 5, "review_seconds": 0, "turn_seconds": 60}
+OPTIONS = {"deal_interval_ms": 0, "bid_window_seconds": 2.5, "review_seconds": 0, "turn_seconds": 60}
 
 
 def find_seed() -> tuple[int, int, int, int, int]:

@@ -10,7 +10,7 @@ from tests.live_server import LiveServer
 from tests.server.scenario import FAST, close_all, drive, got, wait_state
 from tests.server.wsclient import Client
 
-SLOW_BOTS = ("--bot-delay", "0.05", "--next-hand-delay", "0.05")
+SLOW_BOTS = ("--bot-delay", "0.02", "--next-hand-delay", "0.05")
 
 
 def saw_event(kind: str, **fields: object) -> Callable[[dict[str, object]], bool]:

@@ -40,6 +40,11 @@ async def test_full_hand_from_deal_to_settlement(live_server: LiveServer) -> Non
             won = line["seat"] % 2 == end["result"]["winning_team"]
             assert line["silver_delta"] == (8 * levels if won else -8 * levels)
             assert line["points_delta"] == (levels if won else 0)
+        # R37: the match goes on with the next dealer, at the dealer team's level (R6).
+        following = await clients[0].wait(lambda item: item["type"] == "state" and item["hand"] == 2)
+        dealer = end["dealer"]
+        assert following["view"]["dealer"] == dealer
+        assert following["view"]["level"] == end["levels"][dealer % 2]
         for seat, client in enumerate(clients):
             assert_only_own_cards(client.log, seat)
         assert_only_own_cards(spectator.log, None)
@@ -56,6 +61,18 @@ async def test_full_hand_from_deal_to_settlement(live_server: LiveServer) -> Non
             record = (await http.get(f"/api/hands/{end['hand_id']}")).json()["hand"]
         assert record["result"] == end["result"]
         assert record["table_id"] == table_id
+        # Derived for replays: the dealt hands, the bid, trump and every trick.
+        dealt = [sorted(record["hands"][seat]) for seat in range(4)]
+        for seat, client in enumerate(clients):
+            first_full = next(
+                item["view"]["hand"]
+                for item in client.log
+                if item["type"] == "state" and item["hand"] == 1 and item["view"]["cards_dealt"] == 216
+            )
+            assert sorted(first_full) == dealt[seat]
+        assert record["dealer"] == end["result"]["dealer"] and record["bid"] is not None
+        assert record["trump"]["suit"] == record["bid"]["suit"]
+        assert sum(trick["points"] for trick in record["tricks"]) == 400
         setup = record["setup"]
         replayed = Round.replay(
             RoundSetup(

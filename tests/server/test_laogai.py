@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.live_server import LiveServer
-from tests.server.scenario import close_all, default_policy, drive, four_at_table, got, wrong_follow
+from tests.server.scenario import close_all, default_policy, drive, four_at_table, got, wait_state, wrong_follow
 from tests.server.wsclient import Client, Message
 
-OPTIONS = {"deal_interval_ms": 0, "bid_window_seconds": 0.2, "review_seconds": 0.5, "turn_seconds": 60}
+OPTIONS = {"deal_interval_ms": 0, "bid_window_seconds": 0.5, "review_seconds": 0.5, "turn_seconds": 60}
 
 
 class Script:
@@ -18,7 +20,7 @@ class Script:
         """trick index → seat that played wrong in it."""
         self.reminded = False
         self.retracted = False
-        self.retract_state: Message | None = None
+        self.confirmations = 0
 
     async def __call__(self, client: Client, state: Message) -> bool:
         view = state["view"]
@@ -42,7 +44,10 @@ class Script:
             cards = wrong_follow(view)
             if cards is not None:
                 self.wrong[trick_no] = seat
-                await client.send("play", cards=cards)
+                unconfirmed = await client.request("play", cards=cards)
+                assert unconfirmed["code"] == "confirm_laogai" and unconfirmed["rule"] in ("R23", "R24")
+                self.confirmations += 1
+                await client.send("play", cards=cards, laogai=True)
                 return True
         return await default_policy(client, state)
 
@@ -51,10 +56,9 @@ async def test_remind_retract_and_laogai(live_server: LiveServer) -> None:
     clients, _ = await four_at_table(live_server.url, OPTIONS)
     script = Script()
     try:
-        import asyncio
-
         await asyncio.gather(*(drive(client, got("hand_end"), script) for client in clients))
         assert 0 in script.wrong and any(index > 0 for index in script.wrong)
+        assert script.confirmations == len(script.wrong)
         retractor = script.wrong[0]
         log = clients[retractor].log
         reminded = [e for m in log if m["type"] == "state" for e in m["events"] if e["type"] == "remind"]
@@ -83,3 +87,52 @@ async def test_remind_retract_and_laogai(live_server: LiveServer) -> None:
     finally:
         await close_all(clients)
     assert live_server.errors() == []
+
+
+async def test_retractions_over_400_dissolve_the_table(live_server: LiveServer) -> None:
+    clients, table_id = await four_at_table(live_server.url, OPTIONS)
+    try:
+        await drive(clients[0], lambda client: bool(client.latest("state")) and playing(client), timeout=30)
+        for client in clients[1:]:
+            await drive(client, playing, timeout=30)
+        view = (await wait_state(clients[0], lambda view: view["phase"] == "playing"))["view"]
+        leader = view["to_move"]
+        lead = latest_view(clients[leader])["hint"]
+        assert (await clients[leader].request("play", cards=lead))["type"] == "ack"
+        cheater = (leader + 1) % 4
+        follow = (await wait_state(clients[cheater], lambda view: view["to_move"] == view["seat"]))["view"]["hint"]
+        rounds = 400 // (10 * len(follow)) + 1
+        for _ in range(rounds):
+            assert (await clients[cheater].request("play", cards=follow))["type"] == "ack"
+            assert (await clients[cheater].request("retract"))["type"] == "ack"
+        end = await clients[0].wait_type("hand_end")
+        # R32: over 400 retraction points the hand stops, the cheater pays the escape penalty (R43)
+        # and the table is dissolved.
+        assert end["result"]["kind"] == "dissolved" and end["result"]["cheaters"] == [cheater]
+        lines = end["settlement"]
+        assert lines[cheater]["silver_delta"] == -48
+        assert all(lines[seat]["silver_delta"] == 24 for seat in range(4) if seat % 2 != cheater % 2)
+        assert (await clients[cheater].wait_type("left"))["reason"] == "escaped"
+        for seat, client in enumerate(clients):
+            if seat != cheater:
+                assert (await client.wait_type("left")) == {
+                    "v": 1,
+                    "type": "left",
+                    "table_id": table_id,
+                    "reason": "closed",
+                }
+    finally:
+        await close_all(clients)
+    assert live_server.errors() == []
+
+
+def latest_view(client: Client) -> Message:
+    state = client.latest("state")
+    assert state is not None and state["view"] is not None
+    view: Message = state["view"]
+    return view
+
+
+def playing(client: Client) -> bool:
+    state = client.latest("state")
+    return state is not None and state["view"] is not None and state["view"]["phase"] == "playing"

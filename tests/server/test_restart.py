@@ -23,7 +23,8 @@ async def test_restart_keeps_accounts_balances_and_records(tmp_path: Path) -> No
             token = registered.json()["token"]
         player = await Client.open(server.url, token=token)
         try:
-            assert (await player.request("play_now", options={**FAST, "turn_seconds": 1})).get("type") == "ack"
+            assert (await player.request("play_now", options=FAST))["type"] == "ack"
+            assert (await player.request("autoplay", on=True))["type"] == "ack"  # R45: 託管 on request
             end = await player.wait_type("hand_end", timeout=120)
         finally:
             await player.close()

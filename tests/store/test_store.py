@@ -1,7 +1,12 @@
-"""The store on a real SQLite file: migrations, accounts, settlement and hand records."""
+"""The store on a real database: migrations, accounts, settlement and hand records.
+
+Every test runs on an SQLite file; set ``TUOLAJI_TEST_POSTGRES`` to a ``postgresql+asyncpg://`` URL
+of a scratch database to run them on PostgreSQL too (its tables are dropped first).
+"""
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -19,10 +24,29 @@ from tuolaji.store.db import Database, alembic_config, make_engine, migrate, ope
 from tuolaji.store.models import Base
 from tuolaji.store.records import HandWrite, SeatRecord, get_hand, hands_of, record_hand
 
+POSTGRES = os.environ.get("TUOLAJI_TEST_POSTGRES")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty database: an SQLite file, or the scratch PostgreSQL database emptied."""
+    if request.param == "sqlite":
+        return sqlite_url(tmp_path / "store.sqlite3")
+    if not POSTGRES:
+        pytest.skip("set TUOLAJI_TEST_POSTGRES to a scratch postgresql+asyncpg:// URL")
+    engine = make_engine(POSTGRES)
+    try:
+        await migrate(engine)
+        async with engine.begin() as connection:
+            await connection.run_sync(lambda sync: command.downgrade(alembic_config(sync), "base"))
+    finally:
+        await engine.dispose()
+    return POSTGRES
+
 
 @pytest.fixture
-async def db(tmp_path: Path) -> Any:
-    database = await open_database(sqlite_url(tmp_path / "store.sqlite3"))
+async def db(url: str) -> Any:
+    database = await open_database(url)
     yield database
     await database.close()
 
@@ -91,8 +115,7 @@ def _hand(result: RoundResult, seats: list[SeatRecord], number: int = 1) -> Hand
     )
 
 
-async def test_settlement_and_records(tmp_path: Path) -> None:
-    url = sqlite_url(tmp_path / "records.sqlite3")
+async def test_settlement_and_records(url: str) -> None:
     db = await open_database(url)
     try:
         accounts = Accounts(db)

@@ -24,6 +24,9 @@ slower machine a move takes proportionally longer than the budget.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+
 from tuolaji.bots.base import Bot
 from tuolaji.bots.bidding import choose_bid
 from tuolaji.bots.heuristic import card_value, legal_follows, ranked_follows, ranked_leads
@@ -44,15 +47,22 @@ MS_PER_MOVE = (0.045, 0.0026)
 SWITCH_MARGIN = 0.1
 """Per sampled deal, how much better (in the value's units: 0.1 ≈ 8 points) a candidate must do
 than the heuristic's own choice to replace it; below that the difference is mostly sampling noise."""
+MIN_DEALS = 4
+"""Sampled deals every candidate gets before any leaves the race."""
+MAX_DEALS = 64
+"""No move samples more deals than this, whatever the budget."""
+RACE_Z = 1.5
+"""An alternative stays in the race while its mean gain over the heuristic's choice plus this many
+standard errors reaches :data:`SWITCH_MARGIN`."""
 CARDS_PER_TRICK = 1.6
 """Average cards per play, to estimate how many tricks are left."""
 
 
-def deals_for(budget_ms: float, candidates: int, hand_size: int, horizon: int = HORIZON_TRICKS) -> int:
-    """How many sampled deals fit the budget (see the module docstring)."""
+def playouts_for(budget_ms: float, hand_size: int, horizon: int = HORIZON_TRICKS) -> int:
+    """How many play-outs fit the budget (see the module docstring); at least two."""
     tricks = min(horizon, max(1.0, hand_size / CARDS_PER_TRICK))
-    per_deal = candidates * 4 * tricks * (MS_PER_MOVE[0] + MS_PER_MOVE[1] * hand_size)
-    return max(1, int(budget_ms / per_deal))
+    per_playout = 4 * tricks * (MS_PER_MOVE[0] + MS_PER_MOVE[1] * hand_size)
+    return max(2, int(budget_ms / per_playout))
 
 
 def team_value(sit: Situation, playout: Playout) -> float:
@@ -108,14 +118,22 @@ class SearchBot(Bot):
             candidates = ranked_leads(sit)[: self.candidates]
         if len(candidates) == 1:
             return candidates[0]
+        return candidates[self.race(view, sit, candidates)]
+
+    def race(self, view: SeatView, sit: Situation, candidates: Sequence[tuple[int, ...]]) -> int:
+        """The index of the candidate to play (see the module docstring): sampled deals are played
+        out for every candidate still in the race; an alternative leaves it once it cannot
+        plausibly beat the heuristic's choice (index 0) by :data:`SWITCH_MARGIN`."""
         rng = self.rng_for(view)
         know = sit.know
         played = [DECKS - know.unseen[k] - sit.counts[k] for k in range(len(sit.counts))]
-        totals = [0.0] * len(candidates)
-        deals = deals_for(self.budget_ms, len(candidates), sit.hand_size, self.horizon)
-        for _ in range(deals):
+        units = playouts_for(self.budget_ms, sit.hand_size, self.horizon)
+        values: list[list[float]] = [[] for _ in candidates]
+        active = list(range(len(candidates)))
+        while len(active) > 1 and units >= len(active) and len(values[0]) < MAX_DEALS:
+            units -= len(active)
             hands = sample_hands(sit.table, know, sit.seat, sit.counts, view.hand_sizes, rng)
-            for index, move in enumerate(candidates):
+            for index in active:
                 playout = Playout(
                     sit.table,
                     sit.preset,
@@ -127,9 +145,24 @@ class SearchBot(Bot):
                     sit.points_taken,
                     sit.seat,
                 )
-                playout.run(move, self.horizon)
-                totals[index] += team_value(sit, playout)
-        best = max(range(len(candidates)), key=lambda index: (totals[index], -index))
-        if totals[best] - totals[0] < SWITCH_MARGIN * deals:
-            return candidates[0]
-        return candidates[best]
+                playout.run(candidates[index], self.horizon)
+                values[index].append(team_value(sit, playout))
+            if len(values[0]) >= MIN_DEALS:
+                active = [0] + [i for i in active[1:] if _upper_gain(values[0], values[i]) >= SWITCH_MARGIN]
+        gains = {i: _mean_gain(values[0], values[i]) for i in range(1, len(candidates)) if values[i]}
+        best = max(gains, key=lambda i: (gains[i], -i), default=0)
+        return best if best and gains[best] >= SWITCH_MARGIN else 0
+
+
+def _mean_gain(base: Sequence[float], other: Sequence[float]) -> float:
+    """Mean of ``other − base`` over the deals both were played on."""
+    return sum(o - b for b, o in zip(base, other, strict=False)) / len(other)
+
+
+def _upper_gain(base: Sequence[float], other: Sequence[float]) -> float:
+    """An optimistic bound on the mean gain of ``other`` over ``base`` (paired deals)."""
+    diffs = [o - b for b, o in zip(base, other, strict=False)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean + RACE_Z * math.sqrt(variance / n)

@@ -121,9 +121,7 @@ def explain_follow(
     )
 
 
-def _failure(
-    hand: Sequence[Card], lead: Sequence[Card], play: Sequence[Card], trump: Trump, preset: Preset
-) -> int:
+def _failure(hand: Sequence[Card], lead: Sequence[Card], play: Sequence[Card], trump: Trump, preset: Preset) -> int:
     pattern = lead_pattern(lead, trump, preset)
     n = pattern.size
     if len(play) != n:

@@ -89,9 +89,7 @@ def random_legal_follow(
     return _choose(hand, lead, trump, get_preset(preset), _RandomPicker(rng))
 
 
-def _choose(
-    hand: Sequence[Card], lead: Sequence[Card], trump: Trump, preset: Preset, picker: _Picker
-) -> list[Card]:
+def _choose(hand: Sequence[Card], lead: Sequence[Card], trump: Trump, preset: Preset, picker: _Picker) -> list[Card]:
     pattern = lead_pattern(lead, trump, preset)
     n = pattern.size
     if len(hand) < n:
@@ -120,9 +118,7 @@ def _choose(
             if pattern.is_tractor:
                 options += windows(counts, chains, pattern.arity, pattern.length)
             else:
-                options += [
-                    (pattern.arity, (k,)) for k in trump.class_kinds[suit_class] if counts[k] >= pattern.arity
-                ]
+                options += [(pattern.arity, (k,)) for k in trump.class_kinds[suit_class] if counts[k] >= pattern.arity]
         if stage != EXACT:
             for arity, length in same_count_shapes(n):
                 options += windows(counts, chains, arity, length)

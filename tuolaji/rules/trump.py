@@ -158,8 +158,7 @@ class Trump:
             for kind in range(KINDS)
         )
         self.unit_patterns = tuple(
-            tuple(Pattern(arity, 1, classes[kind], powers[kind]) for kind in range(KINDS))
-            for arity in range(5)
+            tuple(Pattern(arity, 1, classes[kind], powers[kind]) for kind in range(KINDS)) for arity in range(5)
         )
         self.class_kinds = tuple(
             tuple(sorted((k for k in range(KINDS) if classes[k] == c), key=self.sort_keys.__getitem__))

@@ -15,8 +15,8 @@ from starlette.routing import BaseRoute, Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from tuolaji.server.api import Api
 from tuolaji.server.config import ServerConfig
-from tuolaji.server.http import Api
 from tuolaji.server.lobby import Lobby
 from tuolaji.server.ws import serve_socket
 from tuolaji.store.db import open_database

@@ -1,7 +1,7 @@
 """Moves the server makes for a seat: bots, 託管 and timeouts (R44–R46).
 
 :func:`make_autoplayer` is the one place that picks the auto-play policy. Whatever it proposes,
-:func:`auto_move` only ever returns a legal move: a proposal the round would refuse or judge
+:func:`auto_play` only ever returns a legal move: a proposal the round would refuse or judge
 wrong falls back to the round's own legal hint (auto-play always plays legally, §8).
 """
 
@@ -41,7 +41,9 @@ def auto_bid(round_: Round, seat: int, chooser: Chooser) -> Bid | None:
 
 
 def auto_play(round_: Round, seat: int, chooser: Chooser) -> Play:
-    """A legal play for ``seat`` (whose turn it is): the chooser's if legal, else the round's hint."""
+    """A legal play for ``seat`` (whose turn it is): the chooser's if legal, else the round's hint.
+
+    The result is checked here, so the table may apply it unchecked."""
     action = chooser.choose(round_.view(seat))
     if isinstance(action, Play) and action.seat == seat and round_.check_play(seat, action.cards) is None:
         return action

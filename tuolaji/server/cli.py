@@ -8,6 +8,7 @@ import logging
 from tuolaji.store.accounts import DEFAULT_START_SILVER
 from tuolaji.store.db import DEFAULT_URL
 
+GC_THRESHOLD = 20_000
 WS_MAX_BYTES = 1024 * 1024
 """Frames above this close the socket (1009); above 16 KiB they are refused with ``too_large``."""
 
@@ -39,11 +40,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=int, default=None, help="seed of the match seeds, for reproducible tables (default: random)"
     )
+    parser.add_argument(
+        "--ws-deflate",
+        action="store_true",
+        help="offer permessage-deflate compression on WebSockets (less traffic, more CPU per message)",
+    )
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
 
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
+    import gc
+
     import uvicorn
 
     from tuolaji.server.app import create_app
@@ -57,12 +65,16 @@ def run(args: argparse.Namespace) -> int:
         next_hand_delay=args.next_hand_delay,
         seed=args.seed,
     )
+    # Fewer, larger cyclic-GC passes: views and messages are short-lived, and gen-0 collections
+    # every 700 allocations show up as latency spikes under load (docs/BENCHMARKS.md, Server).
+    gc.set_threshold(GC_THRESHOLD, 20, 20)
     uvicorn.run(
         create_app(config),
         host=args.host,
         port=args.port,
         ws="websockets-sansio",
         ws_max_size=WS_MAX_BYTES,
+        ws_per_message_deflate=args.ws_deflate,
         log_level=args.log_level,
         lifespan="on",
     )

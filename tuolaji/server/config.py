@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tuolaji.server.connection import RATE_BURST, RATE_PER_SECOND
 from tuolaji.store.accounts import DEFAULT_START_SILVER
 from tuolaji.store.db import DEFAULT_URL
 
@@ -21,5 +22,6 @@ class ServerConfig:
     """Seconds between a hand's settlement and the next deal (R37)."""
     seed: int | None = None
     """Seed of the match seeds (reproducible tables for tests and debugging); None: unpredictable."""
-    rate_per_second: float = 20.0
-    rate_burst: float = 40.0
+    rate_per_second: float = RATE_PER_SECOND
+    """Messages per second a connection may send (token bucket), and its burst."""
+    rate_burst: float = RATE_BURST

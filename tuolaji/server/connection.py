@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 
 OUTBOX_LIMIT = 2000
 """Queued messages a client may fall behind by before it is disconnected."""
-RATE_PER_SECOND = 20.0
-RATE_BURST = 40.0
+RATE_PER_SECOND = 100.0
+RATE_BURST = 200.0
 FLOOD_LIMIT = 200
 """Dropped messages after which a flooding connection is closed (1008)."""
 CLOSE_REPLACED = 4001

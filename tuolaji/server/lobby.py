@@ -101,6 +101,7 @@ class Lobby:
             message(
                 "welcome",
                 protocol=PROTOCOL_VERSION,
+                laogai_confirm=True,
                 account=account.to_json(),
                 table=table.id if table is not None else None,
                 seat=table.seat_of(account.id) if table is not None else None,

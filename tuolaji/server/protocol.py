@@ -104,7 +104,7 @@ SCHEMAS: Final[dict[str, dict[str, tuple[Validator, bool]]]] = {
     "remove_bot": {"seat": (_SEAT, True)},
     "start": {},
     "bid": {"suit": (_suit, True), "count": (_integer(1, 4), True)},
-    "play": {"cards": (_cards, True)},
+    "play": {"cards": (_cards, True), "laogai": (_boolean, False)},
     "remind": {},
     "retract": {},
     "autoplay": {"on": (_boolean, True)},

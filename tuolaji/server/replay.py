@@ -6,9 +6,12 @@ import argparse
 import asyncio
 import sys
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from tuolaji.store.db import DEFAULT_URL
+
+if TYPE_CHECKING:
+    from tuolaji.game.round import RoundSetup
 
 SEAT_NAMES = ("S", "E", "N", "W")
 """R1: 0 South, 1 East, 2 North, 3 West."""
@@ -31,22 +34,56 @@ async def _load(url: str, hand_id: int) -> dict[str, Any] | None:
         await db.close()
 
 
+def record_setup(record: dict[str, Any]) -> RoundSetup:
+    """The ``RoundSetup`` a stored hand started from."""
+    from tuolaji.cards import parse_rank
+    from tuolaji.game.options import TableOptions
+    from tuolaji.game.round import RoundSetup
+
+    setup = record["setup"]
+    return RoundSetup(
+        seed=int(setup["seed"]),
+        options=TableOptions.from_json(record["options"]),
+        dealer=setup["dealer"],
+        level=parse_rank(setup["level"]),
+        autoplay=tuple(setup["autoplay"]),
+        timeouts=tuple(setup["timeouts"]),
+    )
+
+
+def record_details(record: dict[str, Any]) -> dict[str, Any]:
+    """What a replay shows, derived by replaying a ``HandRecord``: each seat's 54 cards after the deal,
+    the final bid, dealer and trump, and every judged trick (docs/PROTOCOL.md §1)."""
+    from tuolaji.cards import RANKS, SUITS, format_card
+    from tuolaji.game.actions import DealCards, action_from_json
+    from tuolaji.game.round import Round
+
+    round_ = Round(record_setup(record))
+    dealt: list[list[str]] = [[], [], [], []]
+    for raw in record["actions"]:
+        action = action_from_json(raw)
+        round_.apply(action)
+        if isinstance(action, DealCards):
+            dealt = [[format_card(card) for card in round_.hand(seat)] for seat in range(4)]
+    return {
+        "hands": dealt,
+        "bid": round_.bid.to_json() if round_.bid is not None else None,
+        "dealer": round_.dealer,
+        "trump": {
+            "level": RANKS[round_.level],
+            "suit": SUITS[round_.trump.suit] if round_.trump is not None else None,
+        },
+        "tricks": [trick.to_json() for trick in round_.tricks],
+    }
+
+
 def print_hand(record: dict[str, Any], out: TextIO) -> None:
     """Replay ``record`` (a ``HandRecord``) and print it trick by trick."""
-    from tuolaji.cards import parse_rank
     from tuolaji.game.actions import action_from_json
-    from tuolaji.game.options import TableOptions
-    from tuolaji.game.round import Round, RoundSetup
+    from tuolaji.game.round import Round
 
     setup_json = record["setup"]
-    setup = RoundSetup(
-        seed=int(setup_json["seed"]),
-        options=TableOptions.from_json(record["options"]),
-        dealer=setup_json["dealer"],
-        level=parse_rank(setup_json["level"]),
-        autoplay=tuple(setup_json["autoplay"]),
-        timeouts=tuple(setup_json["timeouts"]),
-    )
+    setup = record_setup(record)
     write: Callable[[str], object] = lambda line: out.write(line + "\n")  # noqa: E731
     seats = ", ".join(
         f"{SEAT_NAMES[seat['seat']]}={seat['nickname'] or 'bot:' + str(seat['bot'])}" for seat in record["seats"]

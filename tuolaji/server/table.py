@@ -11,7 +11,6 @@ clocks and timeouts (R44–R45), the review window (R33) and the pause between h
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import re
 import secrets
@@ -43,6 +42,7 @@ from tuolaji.game.view import Event
 from tuolaji.server.autoplay import BOT_NAMES, Chooser, auto_bid, auto_play, make_autoplayer
 from tuolaji.server.clock import Expired, TableClock
 from tuolaji.server.protocol import ClientMessage, message
+from tuolaji.server.views import ViewEncoder, dumps
 from tuolaji.store.records import HandWrite, SeatRecord, record_hand
 
 if TYPE_CHECKING:
@@ -143,14 +143,17 @@ class TableActor:
         self._left_at_play: dict[int, float] = {}
         self._hand_started = datetime.now(UTC)
         self._finishing = False
+        self._encoder = ViewEncoder()
         self._task = asyncio.create_task(self._run(), name=f"table {self.id}")
 
     # ------------------------------------------------------------------ outside API
 
     def post(self, item: Item) -> None:
-        """Queue an item for the table's task."""
+        """Queue an item for the table's task (a reconnect to a table that just closed is told so)."""
         if not self.closed:
             self._queue.put_nowait(item)
+        elif isinstance(item, Reattach):
+            item.conn.send(message("left", table_id=self.id, reason="closed"))
 
     async def stop(self) -> None:
         """Stop the task (server shutdown); seated players keep nothing but their stored balances."""
@@ -286,6 +289,7 @@ class TableActor:
                     action = Bid(seat, fields["suit"], fields["count"])
                 elif kind == "play":
                     action = Play(seat, fields["cards"])
+                    self._confirm_laogai(action, fields.get("laogai", False))
                 elif kind == "remind":
                     action = Remind(seat)
                 else:
@@ -378,6 +382,24 @@ class TableActor:
         self._end_match()
         self._changed()
 
+    def _confirm_laogai(self, play: Play, confirmed: bool) -> None:
+        """In a ``laogai`` table a follow that breaks R23–R25 is played only when the player confirms it
+        (``"laogai": true``); otherwise it is refused with ``confirm_laogai`` and the rule it breaks."""
+        round_ = self.round
+        if confirmed or self.options.illegal_follow != "laogai" or round_ is None:
+            return
+        lead = round_.lead
+        if round_.phase is not Phase.PLAYING or round_.to_move != play.seat or lead is None:
+            return
+        hand = round_.hand(play.seat)
+        if len(play.cards) != len(lead) or any(hand.count(card) < play.cards.count(card) for card in play.cards):
+            return
+        reason = round_.check_play(play.seat, play.cards)
+        if reason is not None:
+            raise _Refusal(
+                "confirm_laogai", f"{reason}; send the play again with laogai: true to play it anyway", _rule_of(reason)
+            )
+
     def _game(self, action: Action, need_round: bool = True) -> None:
         round_ = self.round
         if round_ is None or (need_round and round_.phase is Phase.FINISHED):
@@ -397,6 +419,8 @@ class TableActor:
         account = conn.account
         index = self.seat_of(account.id) if account is not None else None
         if index is None:
+            # The seat went between hello and now (R46: removed at the end of the hand).
+            conn.send(message("left", table_id=self.id, reason="removed"))
             return
         seat = self.seats[index]
         seat.conn = conn
@@ -476,11 +500,14 @@ class TableActor:
         self._arm()
         self._broadcast([])
 
-    def _apply(self, action: Action) -> None:
-        """Apply ``action`` to the round, re-arm the clock and broadcast the events."""
+    def _apply(self, action: Action, checked: bool = True) -> None:
+        """Apply ``action`` to the round, re-arm the clock and broadcast the events.
+
+        ``checked=False`` only for the auto-play's moves, which :func:`auto_play` has already checked.
+        """
         round_ = self.round
         assert round_ is not None
-        events = round_.apply(action)
+        events = round_.apply(action, checked=checked)
         for event in events:
             if event.type == "retract" and not event.data.get("first", True):
                 # R31: only the first retraction of a hand resets the turn clock.
@@ -548,7 +575,7 @@ class TableActor:
                     return
             chooser = self.seats[seat].chooser
             assert chooser is not None
-            self._apply(auto_play(round_, seat, chooser))
+            self._apply(auto_play(round_, seat, chooser), checked=False)
 
     def _auto_bids(self) -> None:
         """Let bots and 託管 seats bid on what they hold now (R16–R18), until none wants to."""
@@ -657,7 +684,7 @@ class TableActor:
         return [seat.conn for seat in self.seats if seat.conn is not None] + list(self.spectators)
 
     def _send_all(self, body: dict[str, Any]) -> None:
-        text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+        text = dumps(body)
         for conn in self._recipients():
             conn.send_text(text)
 
@@ -668,35 +695,50 @@ class TableActor:
             if seat.conn is not None:
                 seat.conn.send(message("table", table=summary, seat=seat.index))
         if self.spectators:
-            text = json.dumps(message("table", table=summary, seat=None), ensure_ascii=False)
+            text = dumps(message("table", table=summary, seat=None))
             for conn in self.spectators:
                 conn.send_text(text)
         self.lobby.table_changed(self)
 
-    def _state_body(self, seat: int | None, events: Sequence[Event]) -> dict[str, Any]:
+    def _state_texts(self, targets: Sequence[int | None], events: Sequence[Event]) -> list[str]:
+        """The ``state`` message for each target seat (None: a spectator), as JSON text."""
         round_ = self.round
         deadline = self.clock.deadline
-        return message(
-            "state",
-            table_id=self.id,
-            hand=self.match.rounds_started if self.match else 0,
-            seq=self.seq,
-            events=[event.to_json() for event in events if event.to is None or event.to == seat],
-            view=round_.view(seat).to_json() if round_ is not None else None,
-            clock=deadline.to_json() if deadline is not None else None,
-        )
+        head = dumps(
+            message(
+                "state",
+                table_id=self.id,
+                hand=self.match.rounds_started if self.match else 0,
+                seq=self.seq,
+                clock=deadline.to_json() if deadline is not None else None,
+            )
+        )[:-1]
+        encoded = [(event.to, dumps(event.to_json())) for event in events]
+        views = [round_.view(seat) for seat in targets] if round_ is not None else []
+        public = self._encoder.public(views[0]) if views else ""
+        texts = []
+        for index, seat in enumerate(targets):
+            seen = ",".join(text for to, text in encoded if to is None or to == seat)
+            view = ViewEncoder.seat_view(public, views[index]) if views else "null"
+            texts.append(f'{head},"events":[{seen}],"view":{view}}}')
+        return texts
 
     def _broadcast(self, events: Sequence[Event]) -> None:
         self.seq += 1
-        for seat in self.seats:
-            if seat.conn is not None:
-                seat.conn.send(self._state_body(seat.index, events))
+        conns = [seat.conn for seat in self.seats if seat.conn is not None]
+        targets: list[int | None] = [seat.index for seat in self.seats if seat.conn is not None]
         if self.spectators:
-            text = json.dumps(self._state_body(None, events), ensure_ascii=False, separators=(",", ":"))
+            targets.append(None)
+        if not targets:
+            return
+        texts = self._state_texts(targets, events)
+        for conn, text in zip(conns, texts, strict=False):
+            conn.send_text(text)
+        if self.spectators:
             for conn in self.spectators:
-                conn.send_text(text)
+                conn.send_text(texts[-1])
 
     def _send_state(self, conn: Connection) -> None:
         """The full picture for one connection (join, watch, reconnect)."""
         conn.send(message("table", table=self.summary(), seat=conn.seat))
-        conn.send(self._state_body(conn.seat, []))
+        conn.send_text(self._state_texts([conn.seat], [])[0])

@@ -17,6 +17,7 @@ from tuolaji.game.options import ILLEGAL_FOLLOW_MODES, PRESET_NAMES, TableOption
 from tuolaji.server.autoplay import BOT_NAMES
 from tuolaji.server.lobby import Lobby
 from tuolaji.server.protocol import PROTOCOL_VERSION
+from tuolaji.server.replay import record_details
 from tuolaji.store.accounts import AccountData, AccountError
 from tuolaji.store.records import get_hand, hands_of
 
@@ -173,7 +174,7 @@ class Api:
         record = await get_hand(self._lobby.db, request.path_params["id"])
         if record is None:
             raise HttpError(404, "not_found", f"no hand {request.path_params['id']}")
-        return JSONResponse({"hand": record})
+        return JSONResponse({"hand": {**record, **record_details(record)}})
 
     async def tables(self, request: Request) -> Response:
         return JSONResponse({"tables": self._lobby.table_list()})
