@@ -68,6 +68,7 @@ def machine_busy() -> tuple[float, float]:
 
 
 def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
@@ -100,6 +101,7 @@ class Seat:
         return '"bid":null' in frame and ('"phase":"bidding"' in frame or '"phase":"dealing"' in frame)
 
     async def play(self, stop: asyncio.Event) -> None:
+        """Answer this seat's turns until ``stop`` (or the socket closes)."""
         async for frame in self.ws:
             if stop.is_set():
                 return
@@ -144,6 +146,7 @@ async def _expect(ws: ClientConnection, kind: str) -> dict[str, Any]:
 
 
 async def open_seat(base: str, http: httpx.AsyncClient) -> ClientConnection:
+    """A new guest's connection, past ``hello``."""
     token = (await http.post("/api/guest")).json()["token"]
     ws = await connect(base.replace("http://", "ws://") + "/ws", max_size=None, compression=None)
     await ws.send(json.dumps({"v": 1, "type": "hello", "token": token}))
@@ -152,6 +155,7 @@ async def open_seat(base: str, http: httpx.AsyncClient) -> ClientConnection:
 
 
 async def open_table(base: str, http: httpx.AsyncClient) -> list[ClientConnection]:
+    """Four connections seated at a new table (not started yet)."""
     sockets = [await open_seat(base, http) for _ in range(4)]
     await sockets[0].send(json.dumps({"v": 1, "type": "create_table", "options": TABLE_OPTIONS, "seat": 0}))
     table_id = (await _expect(sockets[0], "table"))["table"]["id"]
@@ -199,6 +203,7 @@ def client_process(
 
 
 def start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``python -m tuolaji.server`` on ``db``; (process, base URL) once it answers."""
     port = free_port()
     command = [
         sys.executable,
@@ -291,6 +296,7 @@ def run_once(tables: int, seconds: float, procs: int, think: float = 0.0) -> dic
 
 
 def main() -> int:
+    """Run the load test(s) and print the results."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=200, help=f"concurrent tables (1…{MAX_TABLES})")
     parser.add_argument("--sweep", help="comma-separated table counts, one fresh server each")

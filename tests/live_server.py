@@ -2,7 +2,7 @@
 
 Use the ``live_server`` / ``live_server_factory`` fixtures from ``tests/conftest.py``. The server
 picks a free port itself (``--port 0``); its address is read from uvicorn's start-up line, so no
-test ever sleeps to wait for it.
+test ever sleeps to wait for it (keep ``--log-level`` at ``info`` or lower in ``args``).
 """
 
 from __future__ import annotations

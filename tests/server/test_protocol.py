@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -79,7 +80,6 @@ def test_errors_name_the_field_and_echo_the_id() -> None:
 
 
 def test_every_documented_client_message_has_a_schema() -> None:
-    with open("docs/PROTOCOL.md", encoding="utf-8") as doc:
-        text = doc.read()
+    text = (Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md").read_text(encoding="utf-8")
     for kind in SCHEMAS:
         assert f"| `{kind}` |" in text, kind

@@ -47,6 +47,11 @@ MS_PER_MOVE = (0.045, 0.0026)
 SWITCH_MARGIN = 0.1
 """Per sampled deal, how much better (in the value's units: 0.1 ≈ 8 points) a candidate must do
 than the heuristic's own choice to replace it; below that the difference is mostly sampling noise."""
+ENDGAME_CARDS = 16
+"""From this many cards in hand down, play-outs run to the end of the hand (the last trick's
+multiplier, 摳底 R35, is then in every play-out)."""
+END = 1000
+"""A horizon longer than any hand."""
 MIN_DEALS = 4
 """Sampled deals every candidate gets before any leaves the race."""
 MAX_DEALS = 64
@@ -127,7 +132,8 @@ class SearchBot(Bot):
         rng = self.rng_for(view)
         know = sit.know
         played = [DECKS - know.unseen[k] - sit.counts[k] for k in range(len(sit.counts))]
-        units = playouts_for(self.budget_ms, sit.hand_size, self.horizon)
+        horizon = self.horizon if sit.hand_size > ENDGAME_CARDS else END
+        units = playouts_for(self.budget_ms, sit.hand_size, horizon)
         values: list[list[float]] = [[] for _ in candidates]
         active = list(range(len(candidates)))
         while len(active) > 1 and units >= len(active) and len(values[0]) < MAX_DEALS:
@@ -145,7 +151,7 @@ class SearchBot(Bot):
                     sit.points_taken,
                     sit.seat,
                 )
-                playout.run(candidates[index], self.horizon)
+                playout.run(candidates[index], horizon)
                 values[index].append(team_value(sit, playout))
             if len(values[0]) >= MIN_DEALS:
                 active = [0] + [i for i in active[1:] if _upper_gain(values[0], values[i]) >= SWITCH_MARGIN]

@@ -82,12 +82,17 @@ class Timeout:
     type: ClassVar[str] = "timeout"
 
 
+AUTOPLAY_REASONS = ("request", "disconnect", "reconnect")
+
+
 @dataclass(frozen=True)
 class SetAutoPlay:
-    """Turn 託管 on or off for ``seat`` (R45; R46 turns it on at a disconnect)."""
+    """Turn 託管 on or off for ``seat``: at the player's ``request`` (R45), or by the server at a
+    ``disconnect`` and ``reconnect`` (R46)."""
 
     seat: int
     on: bool
+    reason: str = "request"
     type: ClassVar[str] = "autoplay"
 
 
@@ -166,7 +171,17 @@ def action_from_json(data: object) -> Action:
                 cards = " ".join(cards)
             if not isinstance(cards, str):
                 raise ActionFormatError(f"action {kind!r}: field 'cards' must be a string of cards or a list of them")
-            fields[name] = tuple(parse_cards(cards))
+            try:
+                fields[name] = tuple(parse_cards(cards))
+            except ValueError as error:
+                raise ActionFormatError(f"action {kind!r}: field 'cards': {error}") from None
+        elif name == "reason":
+            reason = data.get("reason", "request")
+            if reason not in AUTOPLAY_REASONS:
+                raise ActionFormatError(
+                    f"action {kind!r}: field 'reason'={reason!r} must be one of {', '.join(AUTOPLAY_REASONS)}"
+                )
+            fields[name] = reason
         elif name == "on":
             on = data.get("on")
             if not isinstance(on, bool):

@@ -507,7 +507,7 @@ class Round:
         self.autoplay[action.seat] = action.on
         if not action.on:
             self.timeouts[action.seat] = 0
-        return [Event("autoplay", {"seat": action.seat, "on": action.on, "reason": "request"})]
+        return [Event("autoplay", {"seat": action.seat, "on": action.on, "reason": action.reason})]
 
     def _finish(self, result: RoundResult) -> list[Event]:
         self.phase = Phase.FINISHED

@@ -9,6 +9,7 @@ from tuolaji.server.cli import add_arguments, run
 
 
 def main() -> int:
+    """Parse ``tuolaji serve`` options and serve."""
     parser = argparse.ArgumentParser(prog="python -m tuolaji.server", description="run the game server")
     add_arguments(parser)
     return run(parser.parse_args())

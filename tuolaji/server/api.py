@@ -113,9 +113,11 @@ class Api:
         return JSONResponse({"token": token, "account": account.to_json()}, status_code=status)
 
     async def health(self, request: Request) -> Response:
+        """``GET /api/health``."""
         return JSONResponse({"ok": True, "protocol": PROTOCOL_VERSION})
 
     async def options(self, request: Request) -> Response:
+        """``GET /api/options``: default table options, presets, modes and bots."""
         return JSONResponse(
             {
                 "defaults": TableOptions().to_json(),
@@ -126,35 +128,42 @@ class Api:
         )
 
     async def guest(self, request: Request) -> Response:
+        """``POST /api/guest``: a new guest account and its token."""
         await self._body(request)
         token, account = await self._lobby.accounts.create_guest()
         return self._session(token, account, 201)
 
     async def register(self, request: Request) -> Response:
+        """``POST /api/register``: a new account with a password."""
         body = await self._body(request)
         token, account = await self._lobby.accounts.register(body.get("nickname"), body.get("password"))
         return self._session(token, account, 201)
 
     async def login(self, request: Request) -> Response:
+        """``POST /api/login``: a new token for a registered account."""
         body = await self._body(request)
         token, account = await self._lobby.accounts.login(body.get("nickname"), body.get("password"))
         return self._session(token, account, 200)
 
     async def logout(self, request: Request) -> Response:
+        """``POST /api/logout``: forget the bearer token."""
         await self._me(request)
         await self._lobby.accounts.logout(self._token(request))
         return JSONResponse({"ok": True})
 
     async def me(self, request: Request) -> Response:
+        """``GET /api/me``: the bearer token's account."""
         return JSONResponse({"account": (await self._me(request)).to_json()})
 
     async def account(self, request: Request) -> Response:
+        """``GET /api/accounts/{id}``."""
         account = await self._lobby.accounts.get(request.path_params["id"])
         if account is None:
             raise HttpError(404, "not_found", f"no account {request.path_params['id']}")
         return JSONResponse({"account": account.to_json()})
 
     async def account_hands(self, request: Request) -> Response:
+        """``GET /api/accounts/{id}/hands``: the account's hands, newest first."""
         account_id: int = request.path_params["id"]
         try:
             limit = int(request.query_params.get("limit", "20"))
@@ -171,10 +180,12 @@ class Api:
         return JSONResponse({"hands": hands, "next_before": next_before})
 
     async def hand(self, request: Request) -> Response:
+        """``GET /api/hands/{id}``: a stored hand plus what a replay derives from it."""
         record = await get_hand(self._lobby.db, request.path_params["id"])
         if record is None:
             raise HttpError(404, "not_found", f"no hand {request.path_params['id']}")
         return JSONResponse({"hand": {**record, **record_details(record)}})
 
     async def tables(self, request: Request) -> Response:
+        """``GET /api/tables``: the open tables."""
         return JSONResponse({"tables": self._lobby.table_list()})

@@ -22,7 +22,9 @@ bot is left out: it thinks for hundreds of milliseconds, which would stall the t
 class Chooser(Protocol):
     """A bot: a ``Bid`` or None while dealing/bidding, a ``Play`` when it is the view's turn."""
 
-    def choose(self, view: SeatView) -> Action | None: ...
+    def choose(self, view: SeatView) -> Action | None:
+        """The bot's action for ``view``, or None."""
+        ...
 
 
 def make_autoplayer(name: str, seed: int) -> Chooser:

@@ -32,6 +32,7 @@ class Deadline:
     """``time.monotonic()`` of the expiry."""
 
     def remaining(self) -> float:
+        """Seconds left (never negative)."""
         return max(0.0, self.at - time.monotonic())
 
     def to_json(self) -> dict[str, Any]:

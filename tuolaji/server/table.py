@@ -73,9 +73,11 @@ class Seat:
 
     @property
     def kind(self) -> str:
+        """``human``, ``bot`` or ``empty``."""
         return "human" if self.account is not None else "bot" if self.bot is not None else "empty"
 
     def clear(self) -> None:
+        """Empty the seat."""
         self.account, self.bot, self.conn, self.chooser = None, None, None, None
         self.ready = self.away_autoplay = False
 
@@ -162,6 +164,7 @@ class TableActor:
 
     @property
     def round(self) -> Round | None:
+        """The match's current (or last finished) round, if a match is running."""
         return self.match.round if self.match is not None else None
 
     def seat_of(self, account_id: int) -> int | None:
@@ -172,6 +175,7 @@ class TableActor:
         return None
 
     def hand_running(self) -> bool:
+        """Whether a hand is being played (dealt and not finished)."""
         round_ = self.round
         return round_ is not None and round_.phase is not Phase.FINISHED
 
@@ -423,6 +427,8 @@ class TableActor:
             conn.send(message("left", table_id=self.id, reason="removed"))
             return
         seat = self.seats[index]
+        if seat.conn is not None and seat.conn is not conn:
+            seat.conn.table = seat.conn.seat = None  # the replaced connection no longer acts for the seat
         seat.conn = conn
         conn.table, conn.seat = self, index
         round_ = self.round

@@ -24,7 +24,7 @@ async def serve_socket(websocket: WebSocket, lobby: Lobby) -> None:
     try:
         while not conn.closed.is_set():
             frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
+            if frame["type"] == "websocket.disconnect" or conn.closed.is_set():
                 break
             text = frame.get("text")
             if text is None:

@@ -38,18 +38,26 @@ class AccountError(ValueError):
 
 
 class BadNickname(AccountError):
+    """A nickname that breaks the rules of docs/PROTOCOL.md §1."""
+
     code = "bad_nickname"
 
 
 class BadPassword(AccountError):
+    """A password that is too short or too long."""
+
     code = "bad_password"
 
 
 class NicknameTaken(AccountError):
+    """A nickname someone already has (case-insensitive)."""
+
     code = "nickname_taken"
 
 
 class BadCredentials(AccountError):
+    """An unknown nickname or a wrong password (not told apart)."""
+
     code = "bad_credentials"
 
 
@@ -67,6 +75,7 @@ class AccountData:
 
     @classmethod
     def of(cls, row: Account) -> AccountData:
+        """The snapshot of an ``Account`` row."""
         return cls(row.id, row.nickname, row.guest, row.points, row.silver, row.hands_played, row.hands_won)
 
     def to_json(self) -> dict[str, Any]:
@@ -103,6 +112,7 @@ def check_nickname(nickname: object) -> str:
 
 
 def check_password(password: object) -> str:
+    """The password if it is 6–128 characters; :class:`BadPassword` otherwise."""
     if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         raise BadPassword(f"password must be a string of {PASSWORD_MIN}–{PASSWORD_MAX} characters")
     return password

@@ -30,6 +30,7 @@ class SeatRecord:
     bot: str | None = None
 
     def to_json(self) -> dict[str, Any]:
+        """The protocol's ``Seat`` object."""
         return {"seat": self.seat, "account_id": self.account_id, "nickname": self.nickname, "bot": self.bot}
 
 
