@@ -50,7 +50,7 @@ def test_mixed_tables_are_legal(preset: str) -> None:
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_search_plays_a_legal_hand(preset: str) -> None:
     bots = [
-        make_bot("search", seat, budget_ms=1, horizon_tricks=2) if seat % 2 == 0 else make_bot("heuristic", seat)
+        make_bot("search", seat, budget_ms=5, horizon_tricks=2) if seat % 2 == 0 else make_bot("heuristic", seat)
         for seat in range(4)
     ]
     round_ = play_hand(bots, 77, preset, dealer=1, level=5)

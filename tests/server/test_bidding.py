@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
 from tests.live_server import FAST_ARGS, LiveServer
@@ -12,6 +11,7 @@ from tuolaji.game.actions import DealCards
 from tuolaji.game.match import Match
 from tuolaji.game.options import TableOptions
 from tuolaji.game.round import Round
+from tuolaji.server.lobby import match_seeds
 
 OPTIONS = {"deal_interval_ms": 0, "bid_window_seconds": 2.5, "review_seconds": 0, "turn_seconds": 60}
 
@@ -20,7 +20,7 @@ def find_seed() -> tuple[int, int, int, int, int]:
     """A server seed whose first deal lets seat a bid 1 then 2 of suit x, and seat b overturn with 3 of y."""
     options = TableOptions.from_json(OPTIONS)
     for seed in range(500):
-        match = Match(options, random.Random(seed).getrandbits(63))
+        match = Match(options, next(match_seeds(seed)))
         round_ = Round(match.next_setup())
         round_.apply(DealCards(216))
         held = [[round_.hand(seat).count(make_card(round_.level, suit)) for suit in range(4)] for seat in range(4)]

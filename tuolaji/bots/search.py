@@ -1,25 +1,33 @@
 """The search bot: determinized Monte-Carlo search (PIMC) over the heuristic.
 
-For a move, the heuristic's best few candidates (:data:`CANDIDATES`) are each tried against the
-same sampled deals of the hidden cards (:mod:`tuolaji.bots.sampling`: consistent with the cards
-seen, the voids shown and the standing bid). From each deal and candidate the hand is played on by
-the heuristic policy for all four seats (:mod:`tuolaji.bots.playout`) for up to
-:data:`HORIZON_TRICKS` tricks, and scored for the bot's team as
+For a move, the heuristic's best few candidates (:data:`CANDIDATES`; its own choice first) are each
+tried against the same sampled deals of the hidden cards (:mod:`tuolaji.bots.sampling`: consistent
+with the cards seen, the voids shown and the standing bid). A move with one candidate is played at
+once. From each deal and candidate the hand is played on by the heuristic policy for all four seats
+(:mod:`tuolaji.bots.playout`) for up to :data:`HORIZON_TRICKS` tricks, or to the end of the hand
+once the bot holds :data:`ENDGAME_CARDS` cards or fewer, and scored for the bot's team as
 
     value = signed level change (R36) of the estimated final score + signed score / 80
 
 where the estimated final score is the attackers' score so far, plus what the play-out moved, plus,
 when the play-out stopped before the end, a share of the points still in the hands: the attackers'
 share of the strength left (:func:`tuolaji.bots.heuristic.card_value` summed over each team's
-cards), so spending strength early is not free. The candidate with
-the best total wins if it beats the heuristic's own choice by :data:`SWITCH_MARGIN` per deal;
-otherwise the heuristic's choice stands.
+cards), so spending strength early is not free.
 
-Determinism and the time budget: the number of sampled deals is computed from the budget, not
-measured: ``deals = budget_ms / (candidates × expected play-out moves × cost per move)`` (at least
-one), where the cost per move (:data:`MS_PER_MOVE`, growing with the cards in hand) was measured
-on the reference machine. So a seed and a view always give the same move, on any machine; on a
-slower machine a move takes proportionally longer than the budget.
+The candidates race (:meth:`SearchBot.race`): after :data:`MIN_DEALS` deals, and after each deal
+from then on, an alternative whose mean gain over the heuristic's choice (paired over the same
+deals) could not reach :data:`SWITCH_MARGIN` even :data:`RACE_Z` standard errors up leaves the race,
+so easy moves (every alternative clearly worse, or all candidates playing out alike) stop after a
+few deals and contested ones get the budget. When the budget or :data:`MAX_DEALS` is spent, the
+alternative with the best mean gain is played if that gain is at least :data:`SWITCH_MARGIN` per
+deal; otherwise the heuristic's choice stands.
+
+Determinism and the time budget: the number of play-outs is computed from the budget, not
+measured: ``play-outs = budget_ms / (expected play-out moves × cost per move)`` (at least two),
+where the cost per move (:data:`MS_PER_MOVE`, growing with the cards in hand) was measured on the
+reference machine; each sampled deal spends one play-out per candidate still in the race. So a
+seed and a view always give the same move, on any machine; on a slower machine a move takes
+proportionally longer than the budget.
 """
 
 from __future__ import annotations
@@ -41,7 +49,7 @@ from tuolaji.rules import hand_result
 CANDIDATES = 4
 """How many of the heuristic's best moves are searched."""
 HORIZON_TRICKS = 6
-"""Play-outs stop after this many tricks (the rest of the points count half to each side)."""
+"""Play-outs stop after this many tricks (the points still in the hands are then shared by strength)."""
 MS_PER_MOVE = (0.045, 0.0026)
 """Measured cost of one play-out move on the reference machine: a + b × cards in hand (ms)."""
 SWITCH_MARGIN = 0.1

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from tuolaji.game.options import OptionError, TableOptions
@@ -25,6 +26,13 @@ log = logging.getLogger(__name__)
 _TABLE_MESSAGES = frozenset({"leave", "add_bot", "remove_bot", "start", "bid", "play", "remind", "retract", "autoplay"})
 
 
+def match_seeds(seed: int | None) -> Iterator[int]:
+    """The seeds of the matches a server starts, in order: reproducible from ``seed``, else unpredictable."""
+    source = random.Random(seed) if seed is not None else random.SystemRandom()
+    while True:
+        yield source.getrandbits(63)
+
+
 class Lobby:
     """Everything the server keeps in memory about tables and connections."""
 
@@ -38,11 +46,11 @@ class Lobby:
         self.connections: dict[int, Connection] = {}
         """account id → its live connection (one per account)."""
         self.subscribers: set[Connection] = set()
-        self._seeds = random.Random(config.seed) if config.seed is not None else random.SystemRandom()
+        self._seeds = match_seeds(config.seed)
 
     def match_seed(self) -> int:
-        """The seed of a new match: from ``config.seed`` if given, else unpredictable."""
-        return self._seeds.getrandbits(63)
+        """The seed of the next match started on this server."""
+        return next(self._seeds)
 
     # ------------------------------------------------------------------ tables
 
