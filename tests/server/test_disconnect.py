@@ -37,7 +37,7 @@ async def test_disconnect_autoplay_then_reconnect_with_full_view(
         await wait_state(player, lambda view: view["phase"] == "playing")
         await player.close()
         # R46: 託管 at once, the seat is kept, and the auto-play moves for it.
-        await spectator.wait(saw_event("autoplay", seat=0, on=True))
+        await spectator.wait(saw_event("autoplay", seat=0, on=True, reason="disconnect"))
         await spectator.wait(saw_event("play", seat=0))
         summary = spectator.latest("table")
         assert summary is not None and summary["table"]["seats"][0]["connected"] is False

@@ -7,7 +7,7 @@ once. From each deal and candidate the hand is played on by the heuristic policy
 (:mod:`tuolaji.bots.playout`) for up to :data:`HORIZON_TRICKS` tricks, or to the end of the hand
 once the bot holds :data:`ENDGAME_CARDS` cards or fewer, and scored for the bot's team as
 
-    value = signed level change (R36) of the estimated final score + signed score / 80
+    value = signed level change (R36) of the estimated final score + signed score × SCORE_WEIGHT
 
 where the estimated final score is the attackers' score so far, plus what the play-out moved, plus,
 when the play-out stopped before the end, a share of the points still in the hands: the attackers'
@@ -52,6 +52,8 @@ HORIZON_TRICKS = 6
 """Play-outs stop after this many tricks (the points still in the hands are then shared by strength)."""
 MS_PER_MOVE = (0.045, 0.0026)
 """Measured cost of one play-out move on the reference machine: a + b × cards in hand (ms)."""
+SCORE_WEIGHT = 1 / 80
+"""Levels per point of the attackers' score in a play-out's value, beside the level change itself."""
 SWITCH_MARGIN = 0.1
 """Per sampled deal, how much better (in the value's units: 0.1 ≈ 8 points) a candidate must do
 than the heuristic's own choice to replace it; below that the difference is mostly sampling noise."""
@@ -94,7 +96,7 @@ def team_value(sit: Situation, playout: Playout) -> float:
         score += round(left * strength[attackers] / (sum(strength) or 1.0))
     score = max(0, min(400, score))
     winner, levels = hand_result(score)
-    attackers_value = (levels if winner == "attackers" else -levels) + score / 80
+    attackers_value = (levels if winner == "attackers" else -levels) + SCORE_WEIGHT * score
     return -attackers_value if sit.defending else attackers_value
 
 

@@ -434,7 +434,7 @@ class TableActor:
         round_ = self.round
         if seat.away_autoplay and round_ is not None:
             seat.away_autoplay = False
-            self._apply(SetAutoPlay(index, False))
+            self._apply(SetAutoPlay(index, False, "reconnect"))
         self._changed()
         self._send_state(conn)
 
@@ -453,7 +453,7 @@ class TableActor:
             # R46: the seat goes to 託管 at once and is kept until the hand ends.
             if not round_.autoplay[index]:
                 seat.away_autoplay = True
-                self._apply(SetAutoPlay(index, True))
+                self._apply(SetAutoPlay(index, True, "disconnect"))
             self._changed()
             return
         self._free_seat(index, "removed")
