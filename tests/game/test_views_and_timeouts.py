@@ -9,14 +9,17 @@ import pytest
 
 from tuolaji.cards import DECK_SIZE, contains
 from tuolaji.game import (
+    Action,
     Bid,
     CloseBidding,
     CloseReview,
     DealCards,
     Escape,
+    GameError,
     NotYourTurn,
     Phase,
     Play,
+    Retract,
     Round,
     RoundSetup,
     SetAutoPlay,
@@ -159,3 +162,49 @@ def test_escape_ends_the_round_void() -> None:
     assert events[-1].type == "round_over"
     assert round_.result is not None and round_.result.kind == "escape" and round_.result.escaped == 2
     assert round_.result.levels == 0
+
+
+def _wrong_actions(round_: Round, rng: random.Random) -> list[Action]:
+    """Actions the round must refuse now, whatever the phase."""
+    mover = round_.to_move
+    others = [seat for seat in range(4) if seat != mover]
+    wrong: list[Action] = [Bid(rng.choice(others), 0, 5)]
+    if round_.phase is not Phase.REVIEW:
+        wrong.append(CloseReview())
+    if round_.phase is not Phase.BIDDING:
+        wrong.append(CloseBidding())
+    if round_.phase is not Phase.DEALING:
+        wrong.append(DealCards(1))
+    if mover is not None:
+        stranger = rng.choice(others)
+        wrong.append(Play(stranger, tuple(round_.hands[stranger][:1])))
+        missing = next(card for card in range(54) if card not in round_.hands[mover])
+        wrong.append(Play(mover, (missing,)))
+        lead = round_.lead
+        if lead is not None and len(round_.hands[mover]) > len(lead):
+            wrong.append(Play(mover, tuple(round_.hands[mover][: len(lead) + 1])))
+        if lead is None:
+            wrong.append(Retract(mover))
+    return wrong
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_refused_actions_change_nothing(seed: int) -> None:
+    """Every refused action raises a GameError naming the seat or action and a rule; the state is unchanged."""
+    rng = random.Random(seed)
+    round_ = Round(RoundSetup(seed=seed, dealer=seed % 4, level=3))
+    round_.apply(DealCards(DECK_SIZE))
+    seat, (suit, count) = next((s, round_.bid_options(s)[0]) for s in range(4) if round_.bid_options(s))
+    round_.apply(Bid(seat, suit, count))
+    round_.apply(CloseBidding())
+    while round_.phase is not Phase.FINISHED:
+        before = ([round_.view(s) for s in range(4)], len(round_.actions), round_.score())
+        for action in _wrong_actions(round_, rng):
+            with pytest.raises(GameError, match=r"R\d+") as refused:
+                round_.apply(action)
+            assert "seat" in str(refused.value) or action.type in str(refused.value)
+            assert ([round_.view(s) for s in range(4)], len(round_.actions), round_.score()) == before
+        if round_.phase is Phase.REVIEW:
+            round_.apply(CloseReview())
+        else:
+            _auto_move(round_)

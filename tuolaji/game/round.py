@@ -289,7 +289,7 @@ class Round:
 
     def _close_bidding(self) -> list[Event]:
         if self.phase is not Phase.BIDDING:
-            raise WrongPhase(f"close of bidding: the deal is not finished ({self.dealt} of 216 dealt, R19)")
+            raise WrongPhase(f"close_bidding: the deal is not finished ({self.dealt} of 216 dealt, R19)")
         if self.bid is None:
             return self._finish(RoundResult(kind="redeal", dealer=self.dealer))
         if self.dealer is None:
@@ -395,7 +395,7 @@ class Round:
 
     def _close_review(self) -> list[Event]:
         if self.phase is not Phase.REVIEW:
-            raise WrongPhase("close of review: the trick is not complete (R33)")
+            raise WrongPhase("close_review: the trick is not complete (R33)")
         wrong_by_team = [0, 0]
         for seat in self._wrong:
             wrong_by_team[team_of(seat)] += 1
