@@ -18,9 +18,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tuolaji.cards import Card
-from tuolaji.game import CloseBidding, CloseReview, DealCards, Phase, Play, Round
+from tuolaji.game import CloseBidding, DealCards, Play, Round
 from tuolaji.game.match import Match
 from tuolaji.game.options import TableOptions
+from tuolaji.game.playout import play_to_end
 from tuolaji.game.simulate import play_random_round, random_bids, random_move, simulate
 from tuolaji.rules import Preset, Trump, is_legal_follow, legal_follow_hint, random_legal_follow
 
@@ -52,17 +53,18 @@ def _play_recording(round_: Round, rng: random.Random, positions: list[Position]
     round_.apply(DealCards(216))
     random_bids(round_, rng)
     round_.apply(CloseBidding())
-    while round_.phase is not Phase.FINISHED:
-        if round_.phase is Phase.REVIEW:
-            round_.apply(CloseReview())
-            continue
-        seat = round_.to_move
-        assert seat is not None and round_.trump is not None
-        move = tuple(random_move(round_, seat, round_.trump, rng))
+    trump = round_.trump
+    if trump is None:  # nobody bid: a redeal (R20)
+        return
+
+    def move(seat: int) -> Play:
+        cards = tuple(random_move(round_, seat, trump, rng))
         lead = round_.lead
         if lead is not None:
-            positions.append(Position(tuple(round_.hands[seat]), lead, move, round_.trump, round_.preset))
-        round_.apply(Play(seat, move))
+            positions.append(Position(tuple(round_.hands[seat]), lead, cards, trump, round_.preset))
+        return Play(seat, cards)
+
+    play_to_end(round_, move)
 
 
 def per_call(label: str, calls: int, run: Callable[[], object]) -> None:

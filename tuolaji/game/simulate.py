@@ -14,10 +14,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from tuolaji.cards import DECK_SIZE, POINTS, Card
-from tuolaji.game.actions import Bid, CloseBidding, CloseReview, DealCards, Play
+from tuolaji.game.actions import Bid, CloseBidding, DealCards, Play
 from tuolaji.game.match import Match
 from tuolaji.game.options import PRESET_NAMES, TableOptions
-from tuolaji.game.round import Phase, Round
+from tuolaji.game.playout import play_to_end
+from tuolaji.game.round import Round
 from tuolaji.rules import Trump, random_legal_follow, random_valid_lead
 
 TOTAL_POINTS = 400
@@ -56,13 +57,10 @@ def play_random_round(round_: Round, rng: random.Random, *, checked: bool = Fals
     round_.apply(DealCards(DECK_SIZE))
     random_bids(round_, rng)
     round_.apply(CloseBidding())
-    while round_.phase is not Phase.FINISHED:
-        if round_.phase is Phase.REVIEW:
-            round_.apply(CloseReview())
-            continue
-        seat = round_.to_move
-        assert seat is not None and round_.trump is not None
-        round_.apply(Play(seat, tuple(random_move(round_, seat, round_.trump, rng))), checked=checked)
+    trump = round_.trump
+    if trump is None:  # nobody bid: a redeal (R20)
+        return
+    play_to_end(round_, lambda seat: Play(seat, tuple(random_move(round_, seat, trump, rng))), checked=checked)
 
 
 def check_round(round_: Round) -> None:
