@@ -6,7 +6,7 @@ from tests.bots.conftest import setup
 from tuolaji.bots import make_bot
 from tuolaji.bots.arena import bid_round
 from tuolaji.bots.heuristic import choose_play, legal_follows, ranked_follows, ranked_leads
-from tuolaji.bots.search import ENDGAME_CARDS, END, SearchBot, playouts_for
+from tuolaji.bots.search import END, ENDGAME_CARDS, SearchBot, playouts_for
 from tuolaji.bots.situation import Situation
 from tuolaji.game import CloseReview, Play, Round
 from tuolaji.rules import is_legal_follow

@@ -50,8 +50,9 @@ CANDIDATES = 4
 """How many of the heuristic's best moves are searched."""
 HORIZON_TRICKS = 6
 """Play-outs stop after this many tricks (the points still in the hands are then shared by strength)."""
-MS_PER_MOVE = (0.045, 0.0026)
-"""Measured cost of one play-out move on the reference machine: a + b × cards in hand (ms)."""
+MS_PER_MOVE = (0.03, 0.004)
+"""Measured cost of one play-out move on the reference machine (the 2-core VM of docs/BENCHMARKS.md,
+under load): a + b × cards in hand (ms)."""
 SCORE_WEIGHT = 1 / 80
 """Levels per point of the attackers' score in a play-out's value, beside the level change itself."""
 SWITCH_MARGIN = 0.1
