@@ -8,7 +8,6 @@ from tuolaji.bots import Bot
 from tuolaji.game import (
     Bid,
     CloseBidding,
-    CloseReview,
     DealCards,
     Phase,
     Play,
@@ -16,6 +15,7 @@ from tuolaji.game import (
     RoundSetup,
 )
 from tuolaji.game.options import TableOptions
+from tuolaji.game.playout import play_to_end
 
 DEAL_STEP = 8
 
@@ -45,17 +45,15 @@ def poll(round_: Round, bots: Sequence[Bot]) -> bool:
 
 def play_with(round_: Round, bots: Sequence[Bot]) -> None:
     """Play to the end; every seat not to move must return None."""
-    while round_.phase is not Phase.FINISHED:
-        if round_.phase is Phase.REVIEW:
-            round_.apply(CloseReview())
-            continue
-        seat = round_.to_move
-        assert seat is not None
+
+    def move(seat: int) -> Play:
         other = (seat + 1) % 4
         assert bots[other].choose(round_.view(other)) is None
         action = bots[seat].choose(round_.view(seat))
         assert isinstance(action, Play) and action.seat == seat
-        round_.apply(action)
+        return action
+
+    play_to_end(round_, move)
 
 
 def setup(seed: int, preset: str, dealer: int | None = 0, level: int = 1) -> RoundSetup:

@@ -26,8 +26,9 @@ from dataclasses import dataclass, field
 from tuolaji.bots import ALIASES, BOT_NAMES, make_bot
 from tuolaji.bots.base import Bot
 from tuolaji.bots.bidding import choose_bid
-from tuolaji.game.actions import Bid, CloseBidding, CloseReview, DealCards, Play
+from tuolaji.game.actions import Bid, CloseBidding, DealCards, Play
 from tuolaji.game.options import PRESET_NAMES, TableOptions
+from tuolaji.game.playout import play_to_end
 from tuolaji.game.round import Phase, Round, RoundSetup
 from tuolaji.game.view import RoundResult
 
@@ -72,19 +73,17 @@ def poll_bids(round_: Round, rounds: int) -> None:
 def play_round(round_: Round, bots: Sequence[Bot]) -> HandRecord:
     """Play a round whose bidding is closed to its end; ``bots[seat]`` moves for ``seat``."""
     times: list[list[float]] = [[], [], [], []]
-    while round_.phase is not Phase.FINISHED:
-        if round_.phase is Phase.REVIEW:
-            round_.apply(CloseReview())
-            continue
-        seat = round_.to_move
-        assert seat is not None
+
+    def move(seat: int) -> Play:
         view = round_.view(seat)
         start = time.perf_counter()
         action = bots[seat].choose(view)
         times[seat].append(time.perf_counter() - start)
         if not isinstance(action, Play):
             raise RuntimeError(f"bot {bots[seat].name} in seat {seat} returned {action!r} on its turn")
-        round_.apply(action)
+        return action
+
+    play_to_end(round_, move)
     assert round_.result is not None
     return HandRecord(round_.result, times)
 
