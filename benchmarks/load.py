@@ -3,9 +3,13 @@
 Every client plays its seat with zero think time (the view's legal ``hint``; it bids its longest
 level-card suit while nobody has bid). The run is bounded: ``--seconds`` of measured play per table
 count, after the tables are seated. Reported per run: moves/s, hands/s, p50/p99/max latency from a
-client sending a move to that client receiving the broadcast that contains it, the CPU of the server,
+client sending a move to that client receiving the broadcast that contains it, the CPU of the server
+(also per move: everything it did, bids and trick reviews included, divided by the moves played),
 of the client processes and of the whole machine (in cores: 100% = one core; machine minus server
 and clients is other load on the box), and the server's memory (RSS, and RSS per table).
+
+The clients speak RFC 6455 through the ``websockets`` sans-I/O protocol on uvloop, handling each
+frame in ``data_received``: they share the machine with the server, so they are kept lean.
 
     .venv/bin/python benchmarks/load.py --tables 200 --seconds 20
     .venv/bin/python benchmarks/load.py --sweep 25,50,100,150,200,300 --seconds 15
@@ -25,13 +29,18 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
-from websockets.asyncio.client import ClientConnection, connect
+import uvloop
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.typing import BytesLike
+from websockets.uri import parse_uri
 
 REPO = Path(__file__).resolve().parent.parent
 TABLE_OPTIONS = {"deal_interval_ms": 0, "bid_window_seconds": 1.0, "review_seconds": 0, "turn_seconds": 60}
@@ -75,6 +84,86 @@ def free_port() -> int:
         return port
 
 
+class Socket(asyncio.Protocol):
+    """A client WebSocket on the ``websockets`` sans-I/O protocol (RFC 6455 handshake and framing).
+
+    Frames are handed to ``handler`` (bytes of one text message) right in ``data_received``: no
+    reader task and no task switch per frame, so the clients leave more CPU to the server.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.protocol = ClientProtocol(parse_uri(url), max_size=None)
+        self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.inbox: asyncio.Queue[bytes] = asyncio.Queue()
+        self.handler: Callable[[bytes], None] = self.inbox.put_nowait
+        self.transport: asyncio.Transport | None = None
+        self._parts: list[BytesLike] = []
+
+    @classmethod
+    async def open(cls, url: str) -> Socket:
+        """Connect to ``url`` (``ws://host:port/path``) and complete the opening handshake."""
+        uri = parse_uri(url)
+        _, sock = await asyncio.get_running_loop().create_connection(lambda: cls(url), uri.host, uri.port)
+        async with asyncio.timeout(30):
+            await sock.opened
+        return sock
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's transports do not subclass it
+        self.protocol.send_request(self.protocol.connect())
+        self._flush()
+
+    def data_received(self, data: bytes) -> None:
+        self.protocol.receive_data(data)
+        for event in self.protocol.events_received():
+            if isinstance(event, Frame):
+                if event.opcode in (Opcode.TEXT, Opcode.CONT):
+                    self._parts.append(event.data)
+                    if event.fin:
+                        self.handler(b"".join(self._parts))
+                        self._parts.clear()
+            elif not self.opened.done():
+                if self.protocol.handshake_exc is not None:
+                    self.opened.set_exception(self.protocol.handshake_exc)
+                else:
+                    self.opened.set_result(None)
+        self._flush()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(ConnectionError("the connection closed during the handshake"))
+
+    def send(self, body: dict[str, Any]) -> None:
+        """Send one JSON message."""
+        self.protocol.send_text(json.dumps(body, separators=(",", ":")).encode())
+        self._flush()
+
+    def _flush(self) -> None:
+        if self.transport is None or self.transport.is_closing():
+            return
+        for chunk in self.protocol.data_to_send():
+            if chunk:
+                self.transport.write(chunk)
+            else:
+                self.transport.close()
+
+    def close(self) -> None:
+        """Send a close frame and let the server finish the closing handshake."""
+        if self.transport is not None and not self.transport.is_closing():
+            self.protocol.send_close(1000)
+            self._flush()
+
+    async def expect(self, kind: str) -> dict[str, Any]:
+        """The next message of type ``kind`` (before the seat plays; a refusal raises)."""
+        async with asyncio.timeout(30):
+            while True:
+                message: dict[str, Any] = json.loads(await self.inbox.get())
+                if message["type"] == "error":
+                    raise RuntimeError(f"server refused: {message}")
+                if message["type"] == kind:
+                    return message
+
+
 class Seat:
     """One bot client: plays its hints, measures move-to-broadcast latency.
 
@@ -82,86 +171,82 @@ class Seat:
     plain substring tests on the compact JSON skip the others (the server's encoding is fixed).
     """
 
-    def __init__(self, ws: ClientConnection, seat: int, think: float) -> None:
-        self.ws = ws
+    def __init__(self, sock: Socket, seat: int, think: float) -> None:
+        self.sock = sock
         self.seat = seat
         self.think = think
-        self.own_play = f'"type":"play","seat":{seat},'
-        self.my_turn = f'"to_move":{seat},'
+        self.own_play = f'"type":"play","seat":{seat},'.encode()
+        self.my_turn = f'"to_move":{seat},'.encode()
         self.sent_at: float | None = None
         self.acted: tuple[Any, ...] | None = None
         self.latencies: list[float] = []
         self.moves = 0
         self.hands = 0
         self.measuring = False
+        self.stopped = False
+        sock.handler = self.receive
 
-    def _needs_parse(self, frame: str) -> bool:
+    def _needs_parse(self, frame: bytes) -> bool:
         if self.my_turn in frame:
             return True
-        return '"bid":null' in frame and ('"phase":"bidding"' in frame or '"phase":"dealing"' in frame)
+        return b'"bid":null' in frame and (b'"phase":"bidding"' in frame or b'"phase":"dealing"' in frame)
 
-    async def play(self, stop: asyncio.Event) -> None:
-        """Answer this seat's turns until ``stop`` (or the socket closes)."""
-        async for frame in self.ws:
-            if stop.is_set():
-                return
-            assert isinstance(frame, str)
-            if frame.startswith('{"v":1,"type":"hand_end"'):
-                self.hands += self.measuring
-                continue
-            if self.sent_at is not None and self.own_play in frame:
-                if self.measuring:
-                    self.latencies.append(time.perf_counter() - self.sent_at)
-                    self.moves += 1
-                self.sent_at = None
-            if not frame.startswith('{"v":1,"type":"state"') or not self._needs_parse(frame):
-                continue
-            message = json.loads(frame)
-            view = message["view"]
-            if view is None:
-                continue
-            key = (message["hand"], view["phase"], len(view["tricks"]), len(view["trick"]), view["to_move"])
-            if key == self.acted:
-                continue
-            if view["phase"] in ("dealing", "bidding") and view["bid"] is None and view["bid_options"]:
-                option = max(view["bid_options"], key=lambda item: item["count"])
-                self.acted = key
-                await self.ws.send(json.dumps({"v": 1, "type": "bid", **option}))
-            elif view["phase"] == "playing" and view["to_move"] == self.seat and view["hint"]:
-                self.acted = key
-                if self.think:
-                    await asyncio.sleep(self.think)
-                self.sent_at = time.perf_counter()
-                await self.ws.send(json.dumps({"v": 1, "type": "play", "cards": view["hint"]}))
+    def receive(self, frame: bytes) -> None:
+        """Handle one message from the server: answer this seat's turns (until ``stopped``)."""
+        if self.stopped:
+            return
+        if frame.startswith(b'{"v":2,"type":"hand_end"'):
+            self.hands += self.measuring
+            return
+        if self.sent_at is not None and self.own_play in frame:
+            if self.measuring:
+                self.latencies.append(time.perf_counter() - self.sent_at)
+                self.moves += 1
+            self.sent_at = None
+        if not frame.startswith(b'{"v":2,"type":"state"') or not self._needs_parse(frame):
+            return
+        message = json.loads(frame)
+        view = message["view"]
+        if view is None:
+            return
+        key = (message["hand"], view["phase"], view["tricks_played"], len(view["trick"]), view["to_move"])
+        if key == self.acted:
+            return
+        if view["phase"] in ("dealing", "bidding") and view["bid"] is None and view["bid_options"]:
+            option = max(view["bid_options"], key=lambda item: item["count"])
+            self.acted = key
+            self.sock.send({"v": 2, "type": "bid", **option})
+        elif view["phase"] == "playing" and view["to_move"] == self.seat and view["hint"]:
+            self.acted = key
+            body = {"v": 2, "type": "play", "cards": view["hint"]}
+            if self.think:
+                asyncio.get_running_loop().call_later(self.think, self._play, body)
+            else:
+                self._play(body)
 
-
-async def _expect(ws: ClientConnection, kind: str) -> dict[str, Any]:
-    async with asyncio.timeout(30):
-        while True:
-            message: dict[str, Any] = json.loads(await ws.recv())
-            if message["type"] == "error":
-                raise RuntimeError(f"server refused: {message}")
-            if message["type"] == kind:
-                return message
+    def _play(self, body: dict[str, Any]) -> None:
+        if not self.stopped:
+            self.sent_at = time.perf_counter()
+            self.sock.send(body)
 
 
-async def open_seat(base: str, http: httpx.AsyncClient) -> ClientConnection:
+async def open_seat(base: str, http: httpx.AsyncClient) -> Socket:
     """A new guest's connection, past ``hello``."""
     token = (await http.post("/api/guest")).json()["token"]
-    ws = await connect(base.replace("http://", "ws://") + "/ws", max_size=None, compression=None)
-    await ws.send(json.dumps({"v": 1, "type": "hello", "token": token}))
-    await _expect(ws, "welcome")
-    return ws
+    sock = await Socket.open(base.replace("http://", "ws://") + "/ws")
+    sock.send({"v": 2, "type": "hello", "token": token})
+    await sock.expect("welcome")
+    return sock
 
 
-async def open_table(base: str, http: httpx.AsyncClient) -> list[ClientConnection]:
+async def open_table(base: str, http: httpx.AsyncClient) -> list[Socket]:
     """Four connections seated at a new table (not started yet)."""
     sockets = [await open_seat(base, http) for _ in range(4)]
-    await sockets[0].send(json.dumps({"v": 1, "type": "create_table", "options": TABLE_OPTIONS, "seat": 0}))
-    table_id = (await _expect(sockets[0], "table"))["table"]["id"]
-    for seat, ws in enumerate(sockets[1:], start=1):
-        await ws.send(json.dumps({"v": 1, "type": "join", "table": table_id, "seat": seat}))
-        await _expect(ws, "table")
+    sockets[0].send({"v": 2, "type": "create_table", "options": TABLE_OPTIONS, "seat": 0})
+    table_id = (await sockets[0].expect("table"))["table"]["id"]
+    for seat, sock in enumerate(sockets[1:], start=1):
+        sock.send({"v": 2, "type": "join", "table": table_id, "seat": seat})
+        await sock.expect("table")
     return sockets
 
 
@@ -171,23 +256,21 @@ async def client_main(
     """One client process: seat ``tables`` tables, wait for ``go``, play until ``halt``."""
     limits = httpx.Limits(max_connections=8)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
-        sockets = [ws for _ in range(tables) for ws in await open_table(base, http)]
+        sockets = [sock for _ in range(tables) for sock in await open_table(base, http)]
     ready.set()
     await asyncio.to_thread(go.wait)
-    seats = [Seat(ws, index % 4, think) for index, ws in enumerate(sockets)]
-    stop = asyncio.Event()
+    seats = [Seat(sock, index % 4, think) for index, sock in enumerate(sockets)]
     for seat in seats:
         seat.measuring = True
-    players = [asyncio.create_task(seat.play(stop)) for seat in seats]
-    for ws in sockets:
-        await ws.send(json.dumps({"v": 1, "type": "start"}))
+    for sock in sockets:
+        sock.send({"v": 2, "type": "start"})
     await asyncio.to_thread(halt.wait)
     for seat in seats:
         seat.measuring = False
-    stop.set()
-    for ws in sockets:
-        await ws.close()
-    await asyncio.gather(*players, return_exceptions=True)
+        seat.stopped = True
+    for sock in sockets:
+        sock.close()
+    await asyncio.sleep(0.5)
     return {
         "latencies": [value for seat in seats for value in seat.latencies],
         "moves": sum(seat.moves for seat in seats),
@@ -199,11 +282,14 @@ def client_process(
     base: str, tables: int, think: float, ready: EventType, go: EventType, halt: EventType, out: Any
 ) -> None:
     """Entry point of a client process: run :func:`client_main` and put its results on ``out``."""
-    out.put(asyncio.run(client_main(base, tables, think, ready, go, halt)))
+    out.put(uvloop.run(client_main(base, tables, think, ready, go, halt)))
 
 
 def start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """Start ``python -m tuolaji.server`` on ``db``; (process, base URL) once it answers."""
+    """Start ``python -m tuolaji.server`` on ``db``; (process, base URL) once it answers.
+
+    The per-address limit on account requests is off: every client guest comes from 127.0.0.1.
+    """
     port = free_port()
     command = [
         sys.executable,
@@ -216,6 +302,8 @@ def start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
         "--bot-delay",
         "0",
         "--next-hand-delay",
+        "0",
+        "--account-rate",
         "0",
         "--log-level",
         "warning",
@@ -288,6 +376,7 @@ def run_once(tables: int, seconds: float, procs: int, think: float = 0.0) -> dic
         "max_ms": latencies[-1] if latencies else float("nan"),
         "mean_ms": statistics.fmean(latencies) if latencies else float("nan"),
         "server_cpu": (busy.cpu - idle.cpu) / wall,
+        "server_us_per_move": (busy.cpu - idle.cpu) / max(1, moves) * 1e6,
         "client_cpu": (clients_after - clients_before) / wall,
         "machine_cpu": machine,
         "server_rss_mb": busy.rss / 2**20,
@@ -310,7 +399,10 @@ def main() -> int:
     counts = [int(part) for part in args.sweep.split(",")] if args.sweep else [args.tables]
     if not all(1 <= count <= MAX_TABLES for count in counts) or not 0 < args.seconds <= MAX_SECONDS:
         parser.error(f"tables must be 1…{MAX_TABLES} and seconds 0…{MAX_SECONDS}")
-    header = "tables  moves/s  hands/s  p50 ms  p99 ms  max ms  server CPU  clients CPU  machine CPU  RSS MB  KB/table"
+    header = (
+        "tables  moves/s  hands/s  p50 ms  p99 ms  max ms  server CPU  µs/move  clients CPU  machine CPU  RSS MB"
+        "  KB/table"
+    )
     if not args.json:
         print(header)
     for count in counts:
@@ -321,6 +413,7 @@ def main() -> int:
             print(
                 f"{row['tables']:6}  {row['moves_per_s']:7.0f}  {row['hands_per_s']:7.2f}  {row['p50_ms']:6.1f}  "
                 f"{row['p99_ms']:6.1f}  {row['max_ms']:6.0f}  {row['server_cpu']:9.0%}  "
+                f"{row['server_us_per_move']:7.0f}  "
                 f"{row['client_cpu']:10.0%}  {row['machine_cpu']:10.0%}  "
                 f"{row['server_rss_mb']:6.0f}  {row['kb_per_table']:8.0f}"
             )

@@ -45,7 +45,7 @@ def decision_key(state: Message) -> tuple[Any, ...]:
     return (
         state["hand"],
         view["phase"],
-        len(view["tricks"]),
+        view["tricks_played"],
         len(view["trick"]),
         sum(view["retraction_points"]),
         view["to_move"],

@@ -36,11 +36,11 @@ def raw(**fields: Any) -> str:
 async def test_before_hello(live_server: LiveServer) -> None:
     client = await Client.open(live_server.url, hello=False)
     try:
-        error = await refused(client, raw(v=1, type="play", cards=["AS"]))
+        error = await refused(client, raw(v=2, type="play", cards=["AS"]))
         assert error["code"] == "auth_required"
-        error = await refused(client, raw(v=1, type="hello", token="nope"))
+        error = await refused(client, raw(v=2, type="hello", token="nope"))
         assert error["code"] == "bad_token"
-        error = await refused(client, raw(v=1, type="hello", token=""))
+        error = await refused(client, raw(v=2, type="hello", token=""))
         assert error["code"] == "bad_token"
         welcome = await client.request("hello", token=client.token)
         assert welcome["type"] == "ack"
@@ -59,21 +59,21 @@ async def test_bad_messages_and_moves_leave_the_game_going(live_server: LiveServ
 
         assert (await refused(other, "not json{"))["code"] == "bad_json"
         assert (await refused(other, "[1, 2]"))["code"] == "bad_message"
-        assert (await refused(other, raw(v=1, type="dance")))["code"] == "unknown_type"
+        assert (await refused(other, raw(v=2, type="dance")))["code"] == "unknown_type"
         assert (await refused(other, raw(type="ping")))["code"] == "bad_message"
-        assert (await refused(other, raw(v=2, type="ping")))["code"] == "bad_message"
-        assert (await refused(other, raw(v=1, type="ping", extra=1)))["code"] == "bad_message"
-        assert (await refused(other, raw(v=1, type="bid", suit="X", count=1)))["code"] == "bad_message"
-        assert (await refused(other, raw(v=1, type="bid", suit="S")))["code"] == "bad_message"
-        assert (await refused(other, raw(v=1, type="play", cards=["ZZ"])))["code"] == "bad_card"
-        assert (await refused(other, raw(v=1, type="play", cards=[])))["code"] == "bad_message"
-        assert (await refused(other, raw(v=1, type="join", table=table_id, seat=9)))["code"] == "bad_message"
-        assert (await refused(other, raw(v=1, type="join", table=table_id, seat=1)))["code"] == "already_seated"
-        assert (await refused(other, raw(v=1, type="watch", table="nope")))["code"] == "no_table"
-        assert (await refused(other, raw(v=1, type="start")))["code"] == "not_ready_state"
-        assert (await refused(other, raw(v=1, type="remove_bot", seat=0)))["code"] == "seat_empty"
+        assert (await refused(other, raw(v=1, type="ping")))["code"] == "bad_message"
+        assert (await refused(other, raw(v=2, type="ping", extra=1)))["code"] == "bad_message"
+        assert (await refused(other, raw(v=2, type="bid", suit="X", count=1)))["code"] == "bad_message"
+        assert (await refused(other, raw(v=2, type="bid", suit="S")))["code"] == "bad_message"
+        assert (await refused(other, raw(v=2, type="play", cards=["ZZ"])))["code"] == "bad_card"
+        assert (await refused(other, raw(v=2, type="play", cards=[])))["code"] == "bad_message"
+        assert (await refused(other, raw(v=2, type="join", table=table_id, seat=9)))["code"] == "bad_message"
+        assert (await refused(other, raw(v=2, type="join", table=table_id, seat=1)))["code"] == "already_seated"
+        assert (await refused(other, raw(v=2, type="watch", table="nope")))["code"] == "no_table"
+        assert (await refused(other, raw(v=2, type="start")))["code"] == "not_ready_state"
+        assert (await refused(other, raw(v=2, type="remove_bot", seat=0)))["code"] == "seat_empty"
         assert (await refused(other, b"\x00\x01"))["code"] == "bad_message"
-        too_big = await refused(other, raw(v=1, type="ping", id="x" * 20_000))
+        too_big = await refused(other, raw(v=2, type="ping", id="x" * 20_000))
         assert too_big["code"] == "too_large"
         assert (await other.request("ping"))["type"] == "pong"  # the connection is still open
 
@@ -117,7 +117,7 @@ async def test_flood_is_rate_limited_then_closed(live_server: LiveServer) -> Non
     bystander = await Client.open(live_server.url)
     try:
         for _ in range(1000):
-            await flooder.send_raw(raw(v=1, type="ping"))
+            await flooder.send_raw(raw(v=2, type="ping"))
         await flooder.wait(lambda item: item["type"] == "error" and item["code"] == "rate_limited")
         assert await flooder.closed_with() == 1008
         pongs = sum(1 for item in flooder.log if item["type"] == "pong")

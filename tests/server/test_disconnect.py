@@ -48,7 +48,8 @@ async def test_disconnect_autoplay_then_reconnect_with_full_view(
         assert welcome is not None and welcome["table"] == table_id and welcome["seat"] == 0
         full = await wait_state(back, lambda view: True)
         view = full["view"]
-        assert view["seat"] == 0 and view["phase"] in ("playing", "review") and len(view["hand"]) > 0
+        assert full["full"] is True and view["seat"] == 0 and view["phase"] in ("playing", "review")
+        assert len(view["hand"]) > 0 and len(view["tricks"]) == view["tricks_played"]
         assert any(play["seat"] == 0 for trick in view["tricks"] for play in trick["plays"]) or any(
             play["seat"] == 0 for play in view["trick"]
         )

@@ -1,15 +1,19 @@
-"""HTTP endpoints: health, options, guest / register / login / logout / me, errors, static files."""
+"""HTTP endpoints: health, options, guest / register / login / logout / me, errors, rate limits, static files."""
 
 from __future__ import annotations
 
-import httpx
+from collections.abc import Callable
 
-from tests.live_server import LiveServer
+import httpx
+import pytest
+
+from tests.live_server import FAST_ARGS, LiveServer
+from tuolaji.server import limits
 
 
 async def test_accounts_over_http(live_server: LiveServer) -> None:
     async with httpx.AsyncClient(base_url=live_server.url) as http:
-        assert (await http.get("/api/health")).json() == {"ok": True, "protocol": 1}
+        assert (await http.get("/api/health")).json() == {"ok": True, "protocol": 2}
         options = (await http.get("/api/options")).json()
         assert options["defaults"]["preset"] == "nanning" and "heuristic" in options["bots"]
 
@@ -67,3 +71,40 @@ async def test_serves_the_browser_client(live_server: LiveServer) -> None:
         assert script.status_code == 200 and "javascript" in script.headers["content-type"]
         assert (await http.get("/cards.js")).status_code == 200
         assert (await http.get("/static/nope.js")).status_code == 404
+
+
+async def test_account_requests_are_rate_limited_per_address(
+    live_server_factory: Callable[..., LiveServer],
+) -> None:
+    server = live_server_factory(args=(*FAST_ARGS, "--account-rate", "3"))
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        made = await http.post("/api/register", json={"nickname": "carol", "password": "hunter22"})
+        assert made.status_code == 201
+        assert (await http.post("/api/guest")).status_code == 201
+        assert (await http.post("/api/login", json={"nickname": "carol", "password": "hunter22"})).status_code == 200
+        for path, body in (("/api/guest", {}), ("/api/login", {"nickname": "carol", "password": "hunter22"})):
+            refused = await http.post(path, json=body)
+            assert refused.status_code == 429, path
+            assert refused.json()["error"]["code"] == "rate_limited"
+            assert int(refused.headers["retry-after"]) >= 1
+        # Other endpoints are not counted, and the refusals changed nothing.
+        assert (await http.get("/api/health")).status_code == 200
+        token = made.json()["token"]
+        me = await http.get("/api/me", headers={"Authorization": f"Bearer {token}"})
+        assert me.json()["account"]["nickname"] == "carol"
+
+
+def test_address_limiter_refills_and_forgets_idle_addresses(monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [1000.0]
+    monkeypatch.setattr("tuolaji.server.limits.time.monotonic", lambda: now[0])
+    limiter = limits.AddressLimiter(per_minute=60, burst=2)
+    assert limiter.check("a") is None and limiter.check("a") is None
+    assert limiter.check("a") == 1
+    assert limiter.check("b") is None  # addresses have their own buckets
+    now[0] += 1.0
+    assert limiter.check("a") is None
+    monkeypatch.setattr(limits, "MAX_TRACKED", 2)
+    now[0] += 60.0
+    assert limiter.check("c") is None  # a and b refilled: forgotten to make room
+    assert set(limiter._buckets) == {"c"}
+    assert all(limits.AddressLimiter(per_minute=0).check("a") is None for _ in range(100))

@@ -27,7 +27,7 @@ class Script:
         seat = view["seat"]
         if view["phase"] not in ("playing", "review"):
             return await default_policy(client, state)
-        trick_no = len(view["tricks"])
+        trick_no = view["tricks_played"]
         first_follower = (view["leader"] + 1) % 4
         if trick_no == 0 and view["can_remind"] and not self.reminded and seat == (first_follower + 2) % 4:
             self.reminded = True
@@ -116,7 +116,7 @@ async def test_retractions_over_400_dissolve_the_table(live_server: LiveServer) 
         for seat, client in enumerate(clients):
             if seat != cheater:
                 assert (await client.wait_type("left")) == {
-                    "v": 1,
+                    "v": 2,
                     "type": "left",
                     "table_id": table_id,
                     "reason": "closed",

@@ -21,12 +21,12 @@ def code_of(text: str) -> str:
 
 
 def test_valid_messages_are_converted() -> None:
-    bid = parse_client_message('{"v": 1, "type": "bid", "suit": "h", "count": 2, "id": "a1"}')
+    bid = parse_client_message('{"v": 2, "type": "bid", "suit": "h", "count": 2, "id": "a1"}')
     assert (bid.type, bid.fields, bid.id) == ("bid", {"suit": 1, "count": 2}, "a1")
-    play = parse_client_message('{"v": 1, "type": "play", "cards": ["AS", "10h", "BJ"]}')
+    play = parse_client_message('{"v": 2, "type": "play", "cards": ["AS", "10h", "BJ"]}')
     assert play.fields == {"cards": (12, 21, 53)}
-    assert parse_client_message('{"v": 1, "type": "play", "cards": "AS AS"}').fields == {"cards": (12, 12)}
-    create = parse_client_message('{"v": 1, "type": "create_table"}')
+    assert parse_client_message('{"v": 2, "type": "play", "cards": "AS AS"}').fields == {"cards": (12, 12)}
+    create = parse_client_message('{"v": 2, "type": "create_table"}')
     assert create.fields == {}
 
 
@@ -37,21 +37,22 @@ def test_valid_messages_are_converted() -> None:
         ('"hello"', "bad_message"),
         ('{"type": "ping"}', "bad_message"),
         ('{"v": true, "type": "ping"}', "bad_message"),
-        ('{"v": 1}', "unknown_type"),
-        ('{"v": 1, "type": "shuffle"}', "unknown_type"),
-        ('{"v": 1, "type": "ping", "x": 1}', "bad_message"),
-        ('{"v": 1, "type": "ping", "id": [1]}', "bad_message"),
-        ('{"v": 1, "type": "ping", "id": true}', "bad_message"),
-        ('{"v": 1, "type": "join", "table": "t1"}', "bad_message"),
-        ('{"v": 1, "type": "join", "table": "t1", "seat": 4}', "bad_message"),
-        ('{"v": 1, "type": "join", "table": "t1", "seat": true}', "bad_message"),
-        ('{"v": 1, "type": "bid", "suit": "SH", "count": 1}', "bad_message"),
-        ('{"v": 1, "type": "bid", "suit": "S", "count": 5}', "bad_message"),
-        ('{"v": 1, "type": "play", "cards": []}', "bad_message"),
-        ('{"v": 1, "type": "play", "cards": [1]}', "bad_message"),
-        ('{"v": 1, "type": "play", "cards": ["1S"]}', "bad_card"),
-        ('{"v": 1, "type": "autoplay", "on": 1}', "bad_message"),
-        ('{"v": 1, "type": "create_table", "options": []}', "bad_message"),
+        ('{"v": 1, "type": "ping"}', "bad_message"),
+        ('{"v": 2}', "unknown_type"),
+        ('{"v": 2, "type": "shuffle"}', "unknown_type"),
+        ('{"v": 2, "type": "ping", "x": 1}', "bad_message"),
+        ('{"v": 2, "type": "ping", "id": [1]}', "bad_message"),
+        ('{"v": 2, "type": "ping", "id": true}', "bad_message"),
+        ('{"v": 2, "type": "join", "table": "t1"}', "bad_message"),
+        ('{"v": 2, "type": "join", "table": "t1", "seat": 4}', "bad_message"),
+        ('{"v": 2, "type": "join", "table": "t1", "seat": true}', "bad_message"),
+        ('{"v": 2, "type": "bid", "suit": "SH", "count": 1}', "bad_message"),
+        ('{"v": 2, "type": "bid", "suit": "S", "count": 5}', "bad_message"),
+        ('{"v": 2, "type": "play", "cards": []}', "bad_message"),
+        ('{"v": 2, "type": "play", "cards": [1]}', "bad_message"),
+        ('{"v": 2, "type": "play", "cards": ["1S"]}', "bad_card"),
+        ('{"v": 2, "type": "autoplay", "on": 1}', "bad_message"),
+        ('{"v": 2, "type": "create_table", "options": []}', "bad_message"),
         ("[" * 100_00 + "]" * 100_00, "too_large"),
     ],
 )
@@ -67,10 +68,10 @@ def test_deep_nesting_is_bad_json_not_a_crash() -> None:
 
 def test_errors_name_the_field_and_echo_the_id() -> None:
     with pytest.raises(ProtocolError) as caught:
-        parse_client_message('{"v": 1, "type": "join", "table": "t1", "id": 7}')
+        parse_client_message('{"v": 2, "type": "join", "table": "t1", "id": 7}')
     assert caught.value.ref == 7 and "'seat'" in str(caught.value)
     assert error_message("bad_json", "x", 7, "R24") == {
-        "v": 1,
+        "v": 2,
         "type": "error",
         "code": "bad_json",
         "message": "x",

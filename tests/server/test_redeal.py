@@ -40,7 +40,7 @@ async def test_fourdeck_dissolves_after_three_redeals(live_server: LiveServer) -
         await asyncio.gather(*(redeals(client, 3) for client in clients))
         for client in clients:
             left = await client.wait_type("left")
-            assert left == {"v": 1, "type": "left", "table_id": table_id, "reason": "closed"}
+            assert left == {"v": 2, "type": "left", "table_id": table_id, "reason": "closed"}
         assert (await clients[0].request("join", table=table_id, seat=0))["code"] == "no_table"
     finally:
         await close_all(clients)

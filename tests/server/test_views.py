@@ -1,4 +1,4 @@
-"""The server's fast view JSON equals ``SeatView.to_json()`` for every seat at every step of a hand."""
+"""The server's fast view JSON equals the plain wire view (``views.wire_view``) for every seat at every step."""
 
 from __future__ import annotations
 
@@ -11,15 +11,53 @@ from tuolaji.game.errors import GameError
 from tuolaji.game.options import TableOptions
 from tuolaji.game.round import Phase, Round, RoundSetup
 from tuolaji.server import views
-from tuolaji.server.views import ViewEncoder
+from tuolaji.server.views import ViewEncoder, event_json, wire_view
 
 
 def check(round_: Round, encoder: ViewEncoder) -> None:
     for source in (None, 2):
-        public = encoder.public(round_.view(source))
-        for seat in (None, 0, 1, 2, 3):
-            view = round_.view(seat)
-            assert json.loads(ViewEncoder.seat_view(public, view)) == view.to_json()
+        for full in (False, True):
+            public = encoder.public(round_.view(source), full)
+            for seat in (None, 0, 1, 2, 3):
+                view = round_.view(seat)
+                assert json.loads(ViewEncoder.seat_view(public, view)) == wire_view(view, full)
+
+
+def test_event_json_matches_to_json_through_a_hand() -> None:
+    round_ = Round(RoundSetup(seed=6, options=TableOptions(deal_interval_ms=0)))
+    events = round_.apply(DealCards(216))
+    seat, (suit, count) = next((seat, option) for seat in range(4) for option in round_.view(seat).bid_options)
+    events += round_.apply(Bid(seat, suit, count)) + round_.apply(CloseBidding())
+    while round_.phase is not Phase.FINISHED:
+        if round_.phase is Phase.REVIEW:
+            events += round_.apply(CloseReview())
+        else:
+            mover = round_.to_move
+            assert mover is not None
+            events += round_.apply(Play(mover, tuple(round_.hint(mover))))
+    assert {"play", "trick", "round_over"} <= {event.type for event in events}
+    for event in events:
+        assert json.loads(event_json(event)) == event.to_json()
+
+
+def test_wire_view_replaces_the_history_by_the_last_trick_unless_full() -> None:
+    round_ = Round(RoundSetup(seed=5, options=TableOptions(deal_interval_ms=0)))
+    round_.apply(DealCards(216))
+    seat, (suit, count) = next((seat, option) for seat in range(4) for option in round_.view(seat).bid_options)
+    round_.apply(Bid(seat, suit, count))
+    round_.apply(CloseBidding())
+    assert wire_view(round_.view(0), full=False)["last_trick"] is None
+    while not round_.tricks:
+        if round_.phase is Phase.REVIEW:
+            round_.apply(CloseReview())
+        else:
+            mover = round_.to_move
+            assert mover is not None
+            round_.apply(Play(mover, tuple(round_.hint(mover))))
+    brief = wire_view(round_.view(0), full=False)
+    assert "tricks" not in brief and brief["tricks_played"] == 1
+    assert brief["last_trick"] == round_.tricks[0].to_json()
+    assert wire_view(round_.view(0), full=True)["tricks"] == [brief["last_trick"]]
 
 
 def test_the_fast_path_covers_every_view_field() -> None:

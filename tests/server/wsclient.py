@@ -72,7 +72,7 @@ class Client:
     async def send(self, kind: str, **fields: Any) -> int:
         """Send a message with a fresh ``id``; return the id."""
         ref = next(self._ids)
-        await self.send_raw(json.dumps({"v": 1, "type": kind, "id": ref, **fields}))
+        await self.send_raw(json.dumps({"v": 2, "type": kind, "id": ref, **fields}))
         return ref
 
     async def send_raw(self, text: str | bytes) -> None:

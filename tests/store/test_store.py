@@ -6,6 +6,7 @@ of a scratch database to run them on PostgreSQL too (its tables are dropped firs
 
 from __future__ import annotations
 
+import asyncio
 import os
 from datetime import UTC, datetime
 from pathlib import Path
@@ -163,6 +164,19 @@ async def test_settlement_and_records(url: str) -> None:
         assert alice is not None and (alice.silver, alice.hands_played) == (1000 - 16 - 48, 2)
     finally:
         await reopened.close()
+
+
+async def test_concurrent_hand_records_lose_no_update(db: Database) -> None:
+    """Many tables finishing at once: every record is stored and every balance change counts."""
+    accounts = Accounts(db)
+    ids = [(await accounts.create_guest())[1].id for _ in range(4)]
+    seats = [SeatRecord(seat, ids[seat], f"p{seat}") for seat in range(4)]
+    won = RoundResult(kind="played", dealer=0, winner="defenders", winning_team=0, levels=1, score=60)
+    settled = await asyncio.gather(*(record_hand(db, _hand(won, seats, number)) for number in range(1, 21)))
+    assert len({item.hand_id for item in settled}) == 20
+    winner, loser = await accounts.get(ids[0]), await accounts.get(ids[1])
+    assert winner is not None and (winner.hands_played, winner.hands_won, winner.points) == (20, 20, 20)
+    assert loser is not None and (loser.hands_played, loser.hands_won) == (20, 0)
 
 
 async def test_engine_creates_the_sqlite_directory(tmp_path: Path) -> None:

@@ -115,6 +115,15 @@ class Player:
         page.locator("[data-action=play]").click()
         page.wait_for_function(f"() => document.querySelectorAll('#hand .card').length < {before}")
 
+    def check_last_trick(self) -> None:
+        """Press 上一輪: the last judged trick shows (four plays, labelled); press again to go back."""
+        page = self.page
+        page.locator("[data-action=last-trick]").click()
+        expect(page.locator(".trick.last .trick-label")).to_be_visible()
+        expect(page.locator(".trick.last .play")).to_have_count(4)
+        page.locator("[data-action=last-trick]").click()
+        expect(page.locator(".trick.last")).to_have_count(0)
+
     def try_invalid_lead(self) -> str:
         """On my lead, play a trump with an off-suit card (R13); return the refusal (cards stay selected)."""
         page = self.page

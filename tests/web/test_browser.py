@@ -30,6 +30,8 @@ def play_hand(player: Player, prefix: str, reload_after: int = 8) -> None:
             player.drag_select(1, 3)
             assert player.selected() == 3
             player.clear_selection()
+        if turns == 1:
+            player.check_last_trick()
         if turns >= reload_after and not reloaded and not player.is_lead():
             reloaded = True
             page.locator("[data-action=hint]").click()
@@ -44,6 +46,7 @@ def play_hand(player: Player, prefix: str, reload_after: int = 8) -> None:
             assert 0 < player.hand_size() <= size
             assert page.locator(".seat .nick").all_inner_texts() == names
             expect(page.locator("[data-action=autoplay]")).to_have_attribute("aria-pressed", "false")
+            expect(page.locator("[data-action=last-trick]")).to_be_visible()  # the full state after the reload
             if not player.wait_for_turn_or_end():
                 break
         player.play_hint()

@@ -15,6 +15,7 @@ from starlette.routing import Route
 
 from tuolaji.game.options import ILLEGAL_FOLLOW_MODES, PRESET_NAMES, TableOptions
 from tuolaji.server.autoplay import BOT_NAMES
+from tuolaji.server.limits import AddressLimiter
 from tuolaji.server.lobby import Lobby
 from tuolaji.server.protocol import PROTOCOL_VERSION
 from tuolaji.server.replay import record_details
@@ -26,25 +27,29 @@ HISTORY_LIMIT = 100
 
 
 class HttpError(Exception):
-    """An HTTP error answer."""
+    """An HTTP error answer (``headers`` are added to it, e.g. ``Retry-After``)."""
 
-    def __init__(self, status: int, code: str, text: str) -> None:
+    def __init__(self, status: int, code: str, text: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(text)
-        self.status, self.code, self.text = status, code, text
+        self.status, self.code, self.text, self.headers = status, code, text, headers
 
 
-def _error(status: int, code: str, text: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": text}}, status_code=status)
+def _error(status: int, code: str, text: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": text}}, status_code=status, headers=headers)
 
 
 Handler = Callable[[Request], Awaitable[Response]]
 
 
 class Api:
-    """The HTTP endpoints; ``lobby`` is set by the app's lifespan before any request arrives."""
+    """The HTTP endpoints; ``lobby`` is set by the app's lifespan before any request arrives.
 
-    def __init__(self) -> None:
+    ``account_limiter`` limits account creation and logins per client address (``rate_limited``).
+    """
+
+    def __init__(self, account_limiter: AddressLimiter | None = None) -> None:
         self.lobby: Lobby | None = None
+        self.account_limiter = account_limiter or AddressLimiter()
 
     def routes(self) -> list[Route]:
         """Starlette routes of every endpoint."""
@@ -67,7 +72,7 @@ class Api:
             try:
                 return await handler(request)
             except HttpError as error:
-                return _error(error.status, error.code, error.text)
+                return _error(error.status, error.code, error.text, error.headers)
             except AccountError as error:
                 status = {"nickname_taken": 409, "bad_credentials": 401}.get(error.code, 400)
                 return _error(status, error.code, str(error))
@@ -93,6 +98,18 @@ class Api:
         if not isinstance(data, dict):
             raise HttpError(400, "bad_request", "the body must be a JSON object")
         return data
+
+    def _limit(self, request: Request) -> None:
+        """Count an account request against the client's address; refuse it (429) over the limit."""
+        address = request.client.host if request.client is not None else "unknown"
+        wait = self.account_limiter.check(address)
+        if wait is not None:
+            raise HttpError(
+                429,
+                "rate_limited",
+                f"too many account requests from {address}; retry in {wait} s",
+                {"Retry-After": str(wait)},
+            )
 
     @staticmethod
     def _token(request: Request) -> str:
@@ -129,18 +146,21 @@ class Api:
 
     async def guest(self, request: Request) -> Response:
         """``POST /api/guest``: a new guest account and its token."""
+        self._limit(request)
         await self._body(request)
         token, account = await self._lobby.accounts.create_guest()
         return self._session(token, account, 201)
 
     async def register(self, request: Request) -> Response:
         """``POST /api/register``: a new account with a password."""
+        self._limit(request)
         body = await self._body(request)
         token, account = await self._lobby.accounts.register(body.get("nickname"), body.get("password"))
         return self._session(token, account, 201)
 
     async def login(self, request: Request) -> Response:
         """``POST /api/login``: a new token for a registered account."""
+        self._limit(request)
         body = await self._body(request)
         token, account = await self._lobby.accounts.login(body.get("nickname"), body.get("password"))
         return self._session(token, account, 200)

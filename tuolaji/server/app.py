@@ -11,12 +11,14 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from starlette.applications import Starlette
-from starlette.routing import BaseRoute, Mount, WebSocketRoute
+from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from tuolaji.server.api import Api
 from tuolaji.server.config import ServerConfig
+from tuolaji.server.limits import AddressLimiter
 from tuolaji.server.lobby import Lobby
 from tuolaji.server.ws import serve_socket
 from tuolaji.store.db import open_database
@@ -25,9 +27,15 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 """The browser client (static ES modules), served at ``/`` and ``/static/``."""
 
 
-def create_app(config: ServerConfig) -> Starlette:
-    """The server application for ``config``."""
-    api = Api()
+def create_app(config: ServerConfig) -> ASGIApp:
+    """The server application for ``config``.
+
+    ``/ws`` is served straight from the outermost ASGI callable rather than through Starlette's
+    middleware and router: a socket's reader task resumes once per incoming message, and every
+    nested coroutine between the server and the handler is passed on each resume. The HTTP API,
+    the static files and the lifespan are the Starlette app.
+    """
+    api = Api(AddressLimiter(config.account_rate_per_minute, config.account_burst))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -41,14 +49,20 @@ def create_app(config: ServerConfig) -> Starlette:
             await lobby.close()
             await db.close()
 
-    async def websocket_endpoint(websocket: WebSocket) -> None:
-        if api.lobby is None:
-            await websocket.close(1013)
-            return
-        await serve_socket(websocket, api.lobby)
-
-    routes: list[BaseRoute] = [*api.routes(), WebSocketRoute("/ws", websocket_endpoint)]
+    routes: list[BaseRoute] = list(api.routes())
     if WEB_DIR.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=WEB_DIR), name="static"))
         routes.append(Mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web"))
-    return Starlette(routes=routes, lifespan=lifespan)
+    http = Starlette(routes=routes, lifespan=lifespan)
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket":
+            await http(scope, receive, send)
+            return
+        websocket = WebSocket(scope, receive, send)
+        if scope["path"] != "/ws" or api.lobby is None:
+            await websocket.close(1013 if scope["path"] == "/ws" else 1008)
+            return
+        await serve_socket(websocket, api.lobby)
+
+    return app

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 
+from tuolaji.server.limits import ACCOUNT_RATE_PER_MINUTE
 from tuolaji.store.accounts import DEFAULT_START_SILVER
 from tuolaji.store.db import DEFAULT_URL
 
@@ -41,6 +42,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seed", type=int, default=None, help="seed of the match seeds, for reproducible tables (default: random)"
     )
     parser.add_argument(
+        "--account-rate",
+        type=float,
+        default=ACCOUNT_RATE_PER_MINUTE,
+        help="guest/register/login requests per minute per client address, in bursts of as many "
+        f"(default {ACCOUNT_RATE_PER_MINUTE:g}; 0 turns the limit off)",
+    )
+    parser.add_argument(
         "--ws-deflate",
         action="store_true",
         help="offer permessage-deflate compression on WebSockets (less traffic, more CPU per message)",
@@ -64,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
         bot_delay=args.bot_delay,
         next_hand_delay=args.next_hand_delay,
         seed=args.seed,
+        account_rate_per_minute=args.account_rate,
+        account_burst=args.account_rate,
     )
     # Fewer, larger cyclic-GC passes: views and messages are short-lived, and gen-0 collections
     # every 700 allocations show up as latency spikes under load (docs/BENCHMARKS.md, Server).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tuolaji.server.connection import RATE_BURST, RATE_PER_SECOND
+from tuolaji.server.limits import ACCOUNT_BURST, ACCOUNT_RATE_PER_MINUTE, RATE_BURST, RATE_PER_SECOND
 from tuolaji.store.accounts import DEFAULT_START_SILVER
 from tuolaji.store.db import DEFAULT_URL
 
@@ -25,3 +25,6 @@ class ServerConfig:
     rate_per_second: float = RATE_PER_SECOND
     """Messages per second a connection may send (token bucket), and its burst."""
     rate_burst: float = RATE_BURST
+    account_rate_per_minute: float = ACCOUNT_RATE_PER_MINUTE
+    """Account requests (guest, register, login) per minute per client address; 0: no limit."""
+    account_burst: float = ACCOUNT_BURST

@@ -7,13 +7,14 @@ client cannot hold up a table. A client whose outbox overflows is disconnected.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
-import time
 from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from tuolaji.server.limits import RATE_BURST, RATE_PER_SECOND, RateLimiter
 from tuolaji.server.protocol import error_message
 
 if TYPE_CHECKING:
@@ -22,34 +23,10 @@ if TYPE_CHECKING:
 
 OUTBOX_LIMIT = 2000
 """Queued messages a client may fall behind by before it is disconnected."""
-RATE_PER_SECOND = 100.0
-RATE_BURST = 200.0
 FLOOD_LIMIT = 200
 """Dropped messages after which a flooding connection is closed (1008)."""
 CLOSE_REPLACED = 4001
 CLOSE_POLICY = 1008
-
-
-class RateLimiter:
-    """A token bucket: ``rate`` messages per second, bursts of ``burst``."""
-
-    def __init__(self, rate: float = RATE_PER_SECOND, burst: float = RATE_BURST) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.stamp = time.monotonic()
-        self.dropped = 0
-
-    def allow(self) -> bool:
-        """Take one token; False (and count a drop) if the bucket is empty."""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        self.dropped += 1
-        return False
 
 
 class Connection:
@@ -64,7 +41,9 @@ class Connection:
         self.lobby = False
         self.limiter = RateLimiter(rate, burst)
         self.closed = asyncio.Event()
-        self._outbox: asyncio.Queue[tuple[str, int | None]] = asyncio.Queue()
+        self._outbox: collections.deque[str] = collections.deque()
+        self._close_code: int | None = None
+        self._wakeup: asyncio.Future[None] | None = None
         self._writer = asyncio.create_task(self._write())
 
     def send(self, body: dict[str, Any]) -> None:
@@ -75,10 +54,11 @@ class Connection:
         """Queue an already encoded message."""
         if self.closed.is_set():
             return
-        if self._outbox.qsize() >= OUTBOX_LIMIT:
+        if len(self._outbox) >= OUTBOX_LIMIT:
             self.close(CLOSE_POLICY)
             return
-        self._outbox.put_nowait((text, None))
+        self._outbox.append(text)
+        self._wake()
 
     def error(self, code: str, text: str, ref: str | int | None = None, rule: str | None = None) -> None:
         """Queue an ``error`` message."""
@@ -88,17 +68,29 @@ class Connection:
         """Flush what is queued, then close the socket with ``code``."""
         if not self.closed.is_set():
             self.closed.set()
-            self._outbox.put_nowait(("", code))
+            self._close_code = code
+            self._wake()
+
+    def _wake(self) -> None:
+        waiter = self._wakeup
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     async def _write(self) -> None:
+        """Send what is queued, oldest first, then wait for more; after ``close`` flush and close the socket."""
+        outbox = self._outbox
+        send = self.websocket.send
         try:
             while True:
-                text, close_code = await self._outbox.get()
-                if close_code is not None:
+                while outbox:
+                    await send({"type": "websocket.send", "text": outbox.popleft()})
+                if self._close_code is not None:
                     if self._open():
-                        await self.websocket.close(close_code)
+                        await self.websocket.close(self._close_code)
                     return
-                await self.websocket.send_text(text)
+                self._wakeup = asyncio.get_running_loop().create_future()
+                await self._wakeup
+                self._wakeup = None
         except (WebSocketDisconnect, RuntimeError, OSError):
             self.closed.set()
 

@@ -1,4 +1,4 @@
-"""Wire protocol version 1: client message schemas and server message builders (docs/PROTOCOL.md).
+"""Wire protocol version 2: client message schemas and server message builders (docs/PROTOCOL.md).
 
 :func:`parse_client_message` turns one text frame into a validated :class:`ClientMessage` or raises
 :class:`ProtocolError` with the error code and a message naming the problem.
@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from tuolaji.cards import SUITS, CardParseError, parse_cards
 
-PROTOCOL_VERSION: Final = 1
+PROTOCOL_VERSION: Final = 2
 MAX_FRAME_BYTES: Final = 16 * 1024
 """Frames above this are refused with ``too_large`` (the connection stays open)."""
 MAX_CARDS: Final = 54
@@ -168,7 +168,7 @@ def parse_client_message(text: str) -> ClientMessage:
 
 
 def message(kind: str, **fields: Any) -> dict[str, Any]:
-    """A server message: ``{"v": 1, "type": kind, ...fields}``."""
+    """A server message: ``{"v": 2, "type": kind, ...fields}``."""
     return {"v": PROTOCOL_VERSION, "type": kind, **fields}
 
 

@@ -42,7 +42,7 @@ from tuolaji.game.view import Event
 from tuolaji.server.autoplay import BOT_NAMES, Chooser, auto_bid, auto_play, make_autoplayer
 from tuolaji.server.clock import Expired, TableClock
 from tuolaji.server.protocol import ClientMessage, message
-from tuolaji.server.views import ViewEncoder, dumps
+from tuolaji.server.views import ViewEncoder, dumps, event_json
 from tuolaji.store.records import HandWrite, SeatRecord, record_hand
 
 if TYPE_CHECKING:
@@ -431,12 +431,12 @@ class TableActor:
             seat.conn.table = seat.conn.seat = None  # the replaced connection no longer acts for the seat
         seat.conn = conn
         conn.table, conn.seat = self, index
-        round_ = self.round
-        if seat.away_autoplay and round_ is not None:
-            seat.away_autoplay = False
-            self._apply(SetAutoPlay(index, False, "reconnect"))
-        self._changed()
         self._send_state(conn)
+        if seat.away_autoplay and self.round is not None:
+            seat.away_autoplay = False
+            self._apply(SetAutoPlay(index, False, "reconnect"))  # broadcasts the change and the summary
+        else:
+            self._changed()
 
     def _detach(self, conn: Connection) -> None:
         if conn in self.spectators:
@@ -706,8 +706,9 @@ class TableActor:
                 conn.send_text(text)
         self.lobby.table_changed(self)
 
-    def _state_texts(self, targets: Sequence[int | None], events: Sequence[Event]) -> list[str]:
-        """The ``state`` message for each target seat (None: a spectator), as JSON text."""
+    def _state_texts(self, targets: Sequence[int | None], events: Sequence[Event], full: bool = False) -> list[str]:
+        """The ``state`` message for each target seat (None: a spectator), as JSON text; ``full`` views
+        carry the whole trick history (join, watch, reconnect)."""
         round_ = self.round
         deadline = self.clock.deadline
         head = dumps(
@@ -716,12 +717,13 @@ class TableActor:
                 table_id=self.id,
                 hand=self.match.rounds_started if self.match else 0,
                 seq=self.seq,
+                full=full,
                 clock=deadline.to_json() if deadline is not None else None,
             )
         )[:-1]
-        encoded = [(event.to, dumps(event.to_json())) for event in events]
+        encoded = [(event.to, event_json(event)) for event in events]
         views = [round_.view(seat) for seat in targets] if round_ is not None else []
-        public = self._encoder.public(views[0]) if views else ""
+        public = self._encoder.public(views[0], full) if views else ""
         texts = []
         for index, seat in enumerate(targets):
             seen = ",".join(text for to, text in encoded if to is None or to == seat)
@@ -747,4 +749,4 @@ class TableActor:
     def _send_state(self, conn: Connection) -> None:
         """The full picture for one connection (join, watch, reconnect)."""
         conn.send(message("table", table=self.summary(), seat=conn.seat))
-        conn.send_text(self._state_texts([conn.seat], [])[0])
+        conn.send_text(self._state_texts([conn.seat], [], full=True)[0])

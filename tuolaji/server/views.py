@@ -1,10 +1,15 @@
-"""Fast JSON for per-seat state messages: the same JSON as ``SeatView.to_json()``, built cheaply.
+"""Fast JSON for per-seat state messages (the wire view of docs/PROTOCOL.md §2.3), built cheaply.
+
+The wire view is ``SeatView.to_json()`` with the trick history replaced by ``tricks_played`` (how
+many tricks were judged) and ``last_trick`` (the newest one, or null); a *full* view — join, watch,
+reconnect — also carries the whole history as ``tricks``. Per-move messages therefore stay the same
+size all hand long.
 
 A broadcast sends one view per seat plus the spectators' view. Everything but a few private
 fields is the same for all of them, so :class:`ViewEncoder` encodes that public part once per
-broadcast and splices in each seat's private fields; the finished tricks,
-the largest part of a view, are encoded once per trick and reused for the rest of the hand.
-``tests/server/test_views.py`` checks that the result equals ``SeatView.to_json()`` exactly.
+broadcast and splices in each seat's private fields; finished tricks are encoded once per trick
+and reused for the rest of the hand. ``tests/server/test_views.py`` checks the result against
+:func:`wire_view`, the plain (slow) definition.
 """
 
 from __future__ import annotations
@@ -14,12 +19,13 @@ import json
 from typing import Any, Final
 
 from tuolaji.cards import KINDS, RANKS, SUITS, format_card
-from tuolaji.game.view import SeatView, TrickRecord
+from tuolaji.game.view import BidRecord, Event, SeatView, TrickRecord
 
 PRIVATE_FIELDS: Final = ("seat", "hand", "hint", "bid_options", "reminded", "can_remind", "can_retract")
 """SeatView fields that differ between seats; every other field is the same for everyone."""
-_TRICKS_MARK: Final = '"\\u0000tricks"'
 _NAMES: Final = tuple(format_card(kind) for kind in range(KINDS))
+_QUOTED: Final = tuple(f'"{name}"' for name in _NAMES)
+"""Each card kind as a JSON string (card names never need escaping)."""
 
 
 _PUBLIC_FIELDS: Final = frozenset(
@@ -29,8 +35,24 @@ _PUBLIC_FIELDS: Final = frozenset(
         "timeouts", "result", "preset", "illegal_follow",
     }
 )  # fmt: skip
+_PLAY_KEYS: Final = frozenset({"seat", "cards", "to_move", "phase"})
 _FAST: Final = _PUBLIC_FIELDS | set(PRIVATE_FIELDS) == {field.name for field in dataclasses.fields(SeatView)}
 """Whether :func:`_public_fields` knows every SeatView field; if not, the generic ``to_json`` is used."""
+
+
+def wire_view(view: SeatView, full: bool) -> dict[str, Any]:
+    """The protocol's view object for ``view`` (the reference the fast encoder must match)."""
+    data = view.to_json()
+    tricks = data.pop("tricks")
+    data["tricks_played"] = len(tricks)
+    data["last_trick"] = tricks[-1] if tricks else None
+    if full:
+        data["tricks"] = tricks
+    return data
+
+
+def _bid(bid: BidRecord) -> dict[str, Any]:
+    return {"seat": bid.seat, "suit": SUITS[bid.suit], "count": bid.count}
 
 
 def _public_fields(view: SeatView) -> dict[str, Any]:
@@ -40,13 +62,13 @@ def _public_fields(view: SeatView) -> dict[str, Any]:
         "level": RANKS[view.level],
         "dealer": view.dealer,
         "first_hand": view.first_hand,
-        "bid": view.bid.to_json() if view.bid is not None else None,
+        "bid": _bid(view.bid) if view.bid is not None else None,
         "trump_suit": SUITS[view.trump_suit] if view.trump_suit is not None else None,
         "hand_sizes": list(view.hand_sizes),
         "cards_dealt": view.cards_dealt,
         "to_move": view.to_move,
         "leader": view.leader,
-        "trick": [play.to_json() for play in view.trick],
+        "trick": [{"seat": play.seat, "cards": [_NAMES[card] for card in play.cards]} for play in view.trick],
         "attackers_points": view.attackers_points,
         "point_cards": [_NAMES[card] for card in view.point_cards],
         "retraction_points": list(view.retraction_points),
@@ -63,17 +85,35 @@ def dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
+def _cards(cards: tuple[int, ...]) -> str:
+    return ",".join([_QUOTED[card] for card in cards])
+
+
+def _flag(value: bool) -> str:
+    return "true" if value else "false"
+
+
 def _private(view: SeatView) -> str:
-    fields = {
-        "seat": view.seat,
-        "hand": [_NAMES[card] for card in view.hand],
-        "hint": [_NAMES[card] for card in view.hint],
-        "bid_options": [{"suit": SUITS[suit], "count": count} for suit, count in view.bid_options],
-        "reminded": view.reminded,
-        "can_remind": view.can_remind,
-        "can_retract": view.can_retract,
-    }
-    return dumps(fields)[1:-1]
+    """The private fields of ``view`` as JSON members, written out directly (the hot path of a broadcast)."""
+    seat = "null" if view.seat is None else int(view.seat)
+    options = ",".join(f'{{"suit":"{SUITS[suit]}","count":{int(count)}}}' for suit, count in view.bid_options)
+    return (
+        f'"seat":{seat},"hand":[{_cards(view.hand)}],"hint":[{_cards(view.hint)}],"bid_options":[{options}],'
+        f'"reminded":{_flag(view.reminded)},"can_remind":{_flag(view.can_remind)},'
+        f'"can_retract":{_flag(view.can_retract)}'
+    )
+
+
+def event_json(event: Event) -> str:
+    """``Event.to_json()`` as compact JSON; ``play`` events (most of them) are written out directly."""
+    data = event.data
+    if event.type == "play" and data.keys() == _PLAY_KEYS:
+        to_move = data["to_move"]
+        return (
+            f'{{"type":"play","seat":{int(data["seat"])},"cards":[{_cards(data["cards"])}],'
+            f'"to_move":{"null" if to_move is None else int(to_move)},"phase":{dumps(data["phase"])}}}'
+        )
+    return dumps(event.to_json())
 
 
 class ViewEncoder:
@@ -83,26 +123,31 @@ class ViewEncoder:
         self._records: list[TrickRecord] = []
         self._texts: list[str] = []
 
-    def _tricks(self, tricks: tuple[TrickRecord, ...]) -> str:
+    def _tricks(self, tricks: tuple[TrickRecord, ...]) -> list[str]:
+        """The JSON of each trick of ``tricks``, encoding only the ones not seen before."""
         cached = len(self._records)
         if cached > len(tricks) or (cached and tricks[cached - 1] is not self._records[-1]):
             self._records, self._texts = [], []
         for record in tricks[len(self._records) :]:
             self._records.append(record)
             self._texts.append(dumps(record.to_json()))
-        return "[" + ",".join(self._texts) + "]"
+        return self._texts
 
-    def public(self, view: SeatView) -> str:
+    def public(self, view: SeatView, full: bool = False) -> str:
         """The part shared by every view of this moment (taken from any one of them), as JSON text
-        without its closing brace."""
+        without its closing brace; ``full`` adds the whole trick history."""
         if _FAST:
             data = _public_fields(view)
         else:
             data = dataclasses.replace(view, tricks=()).to_json()
+            del data["tricks"]
             for name in PRIVATE_FIELDS:
                 del data[name]
-        data["tricks"] = "\u0000tricks"
-        return dumps(data).replace(_TRICKS_MARK, self._tricks(view.tricks), 1)[:-1]
+        texts = self._tricks(view.tricks)
+        head = dumps(data)[:-1]
+        last = texts[-1] if texts else "null"
+        tail = f',"tricks":[{",".join(texts)}]' if full else ""
+        return f'{head},"tricks_played":{len(texts)},"last_trick":{last}{tail}'
 
     @staticmethod
     def seat_view(public: str, view: SeatView) -> str:

@@ -131,7 +131,7 @@ class Accounts:
 
     async def _insert(self, nickname: str, password_hash: str | None, guest: bool) -> tuple[str, AccountData]:
         token = secrets.token_urlsafe(32)
-        async with self.db.sessions.begin() as session:
+        async with self.db.writing(), self.db.sessions.begin() as session:
             row = Account(
                 nickname=nickname,
                 nickname_key=nickname.lower(),
@@ -181,7 +181,7 @@ class Accounts:
         except (VerificationError, InvalidHashError):
             raise BadCredentials("unknown nickname or wrong password") from None
         token = secrets.token_urlsafe(32)
-        async with self.db.sessions.begin() as session:
+        async with self.db.writing(), self.db.sessions.begin() as session:
             session.add(SessionToken(token_hash=_token_hash(token), account_id=row.id))
         return token, AccountData.of(row)
 
@@ -199,7 +199,7 @@ class Accounts:
 
     async def logout(self, token: str) -> None:
         """Forget a session token."""
-        async with self.db.sessions.begin() as session:
+        async with self.db.writing(), self.db.sessions.begin() as session:
             await session.execute(delete(SessionToken).where(SessionToken.token_hash == _token_hash(token)))
 
     async def get(self, account_id: int) -> AccountData | None:

@@ -8,6 +8,9 @@ PostgreSQL works with ``postgresql+asyncpg://user:password@host/dbname``.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -65,11 +68,29 @@ async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
 
 
 class Database:
-    """An engine plus its session factory; close it with :meth:`close`."""
+    """An engine plus its session factory; close it with :meth:`close`.
+
+    Write transactions run inside :meth:`writing`. On SQLite the driver reads outside the write
+    transaction (``SELECT … FOR UPDATE`` locks nothing there), so two hands settled at once could
+    both read a balance and one update was lost; and with many tables finishing at once on a busy
+    event loop, queued writers gave up after the busy timeout ("database is locked") and the hand
+    was not stored. So on SQLite this process's writers take turns on an asyncio lock (waiting
+    without a time limit); PostgreSQL's row locks need no turn-taking.
+    """
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.sessions: async_sessionmaker[AsyncSession] = async_sessionmaker(engine, expire_on_commit=False)
+        self._write_turn = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+
+    @contextlib.asynccontextmanager
+    async def writing(self) -> AsyncIterator[None]:
+        """Hold this around a write transaction (see the class docstring)."""
+        if self._write_turn is None:
+            yield
+            return
+        async with self._write_turn:
+            yield
 
     async def close(self) -> None:
         """Dispose of the engine and its pooled connections."""

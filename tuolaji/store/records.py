@@ -70,7 +70,7 @@ async def record_hand(db: Database, hand: HandWrite) -> Settled:
     Bots have no balance: they settle as zero balances and nothing of theirs is stored.
     """
     result = hand.result
-    async with db.sessions.begin() as session:
+    async with db.writing(), db.sessions.begin() as session:
         ids = [seat.account_id for seat in hand.seats if seat.account_id is not None]
         rows = {
             row.id: row

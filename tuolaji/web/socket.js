@@ -39,7 +39,7 @@ export class Socket {
   }
 
   /**
-   * Send a message; adds "v": 1 and an "id" (returned, echoed by the server as "ref").
+   * Send a message; adds "v": 2 and an "id" (returned, echoed by the server as "ref").
    * @param {string} type
    * @param {Record<string, any>} [fields]
    * @returns {string|null} the id, or null when the socket is not open
@@ -47,7 +47,7 @@ export class Socket {
   send(type, fields = {}) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return null;
     const id = `c${this.nextId++}`;
-    this.ws.send(JSON.stringify({ v: 1, type, id, ...fields }));
+    this.ws.send(JSON.stringify({ v: 2, type, id, ...fields }));
     return id;
   }
 
@@ -58,7 +58,7 @@ export class Socket {
     this.ws = ws;
     this.handlers.onStatus("connecting");
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify({ v: 1, type: "hello", token: this.token() ?? "" }));
+      ws.send(JSON.stringify({ v: 2, type: "hello", token: this.token() ?? "" }));
     });
     ws.addEventListener("message", (event) => {
       const msg = JSON.parse(event.data);

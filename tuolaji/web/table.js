@@ -14,7 +14,8 @@ import { language, t, title } from "./i18n.js";
  * @typedef {{leader: number, plays: PlayRecord[], winner: number, points: number, multiplier: number}} TrickRecord
  * @typedef {{seat: number|null, phase: string, level: string, dealer: number|null, first_hand: boolean,
  *   bid: {seat: number, suit: string, count: number}|null, trump_suit: string|null, hand: string[], hand_sizes: number[],
- *   cards_dealt: number, to_move: number|null, leader: number|null, trick: PlayRecord[], tricks: TrickRecord[],
+ *   cards_dealt: number, to_move: number|null, leader: number|null, trick: PlayRecord[],
+ *   tricks_played: number, last_trick: TrickRecord|null, tricks?: TrickRecord[],
  *   attackers_points: number, point_cards: string[], retraction_points: number[], autoplay: boolean[], timeouts: number[],
  *   reminded: boolean, can_remind: boolean, can_retract: boolean, bid_options: {suit: string, count: number}[],
  *   hint: string[], result: any, preset: string, illegal_follow: string}} SeatView
@@ -257,7 +258,7 @@ export class TableView {
   /** @param {import("./cards.js").TrumpContext} ctx */
   #renderTrick(ctx) {
     const view = this.model.view;
-    const last = view && view.tricks.length ? view.tricks[view.tricks.length - 1] : null;
+    const last = view ? view.last_trick : null;
     /** @type {PlayRecord[]} */
     let plays = view ? view.trick : [];
     let winner = null;
@@ -337,7 +338,7 @@ export class TableView {
       if (view.can_remind) buttons.push(h("button", { onclick: () => this.handlers.remind(), dataset: { action: "remind" } }, t("remind")));
       if (view.can_retract) buttons.push(h("button.warn", { onclick: () => this.handlers.retract(), dataset: { action: "retract" } }, t("retract")));
     }
-    if (view && view.tricks.length && playing) {
+    if (view && view.last_trick && playing) {
       buttons.push(h(`button${this.showLast ? ".active" : ""}`, {
         onclick: () => { this.showLast = !this.showLast; this.render(this.model); },
         dataset: { action: "last-trick" }, "aria-pressed": String(this.showLast),
