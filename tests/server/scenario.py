@@ -124,3 +124,17 @@ async def wait_state(client: Client, predicate: Callable[[Message], bool], timeo
     return await client.wait(
         lambda item: item["type"] == "state" and item["view"] is not None and predicate(item["view"]), timeout
     )
+
+
+def latest_view(client: Client) -> Message:
+    """The view of the newest ``state`` the client received."""
+    state = client.latest("state")
+    assert state is not None and state["view"] is not None
+    view: Message = state["view"]
+    return view
+
+
+def in_play(client: Client) -> bool:
+    """Whether the client's newest ``state`` is in the playing phase (bidding is over)."""
+    state = client.latest("state")
+    return state is not None and state["view"] is not None and state["view"]["phase"] == "playing"

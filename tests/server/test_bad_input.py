@@ -10,7 +10,7 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed
 
 from tests.live_server import LiveServer
-from tests.server.scenario import close_all, drive, four_at_table, got, wait_state, wrong_follow
+from tests.server.scenario import close_all, drive, four_at_table, got, in_play, latest_view, wait_state, wrong_follow
 from tests.server.wsclient import Client, Message
 from tuolaji.cards import KINDS, format_card
 
@@ -52,7 +52,7 @@ async def test_bad_messages_and_moves_leave_the_game_going(live_server: LiveServ
     clients, table_id = await four_at_table(live_server.url, OPTIONS)
     try:
         for client in clients:
-            await drive(client, lambda c: c.latest("state") is not None and bid_done(c), timeout=20)
+            await drive(client, lambda c: c.latest("state") is not None and in_play(c), timeout=20)
         state = await wait_state(clients[0], lambda view: view["phase"] == "playing")
         mover_seat = state["view"]["to_move"]
         mover, other = clients[mover_seat], clients[(mover_seat + 1) % 4]
@@ -98,18 +98,6 @@ async def test_bad_messages_and_moves_leave_the_game_going(live_server: LiveServ
     finally:
         await close_all(clients)
     assert live_server.errors() == []
-
-
-def latest_view(client: Client) -> Message:
-    state = client.latest("state")
-    assert state is not None and state["view"] is not None
-    view: Message = state["view"]
-    return view
-
-
-def bid_done(client: Client) -> bool:
-    state = client.latest("state")
-    return state is not None and state["view"] is not None and state["view"]["phase"] == "playing"
 
 
 async def test_flood_is_rate_limited_then_closed(live_server: LiveServer) -> None:

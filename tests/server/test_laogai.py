@@ -5,7 +5,17 @@ from __future__ import annotations
 import asyncio
 
 from tests.live_server import LiveServer
-from tests.server.scenario import close_all, default_policy, drive, four_at_table, got, wait_state, wrong_follow
+from tests.server.scenario import (
+    close_all,
+    default_policy,
+    drive,
+    four_at_table,
+    got,
+    in_play,
+    latest_view,
+    wait_state,
+    wrong_follow,
+)
 from tests.server.wsclient import Client, Message
 
 OPTIONS = {"deal_interval_ms": 0, "bid_window_seconds": 0.5, "review_seconds": 0.5, "turn_seconds": 60}
@@ -92,9 +102,9 @@ async def test_remind_retract_and_laogai(live_server: LiveServer) -> None:
 async def test_retractions_over_400_dissolve_the_table(live_server: LiveServer) -> None:
     clients, table_id = await four_at_table(live_server.url, OPTIONS)
     try:
-        await drive(clients[0], lambda client: bool(client.latest("state")) and playing(client), timeout=30)
+        await drive(clients[0], lambda client: bool(client.latest("state")) and in_play(client), timeout=30)
         for client in clients[1:]:
-            await drive(client, playing, timeout=30)
+            await drive(client, in_play, timeout=30)
         view = (await wait_state(clients[0], lambda view: view["phase"] == "playing"))["view"]
         leader = view["to_move"]
         lead = latest_view(clients[leader])["hint"]
@@ -124,15 +134,3 @@ async def test_retractions_over_400_dissolve_the_table(live_server: LiveServer) 
     finally:
         await close_all(clients)
     assert live_server.errors() == []
-
-
-def latest_view(client: Client) -> Message:
-    state = client.latest("state")
-    assert state is not None and state["view"] is not None
-    view: Message = state["view"]
-    return view
-
-
-def playing(client: Client) -> bool:
-    state = client.latest("state")
-    return state is not None and state["view"] is not None and state["view"]["phase"] == "playing"
