@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One entry point for the two README commands:
 #   ./run.sh serve [tuolaji serve options]   set up .venv, then run the server (SQLite file by default)
-#   ./run.sh test  [pytest options]          set up .venv, then ruff, mypy --strict and the whole test suite
+#   ./run.sh test  [pytest options]          set up .venv (with the dev and postgres extras), then ruff, mypy --strict and the whole test suite
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -15,7 +15,7 @@ setup() {
     local stamp=.venv/.installed
     if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
         .venv/bin/python -m pip install --quiet --upgrade pip
-        .venv/bin/python -m pip install --quiet -e ".[dev]"
+        .venv/bin/python -m pip install --quiet -e ".[dev,postgres]"
         touch "$stamp"
     fi
 }
