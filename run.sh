@@ -13,7 +13,7 @@ setup() {
         "$python" -m venv .venv
     fi
     local stamp=.venv/.installed
-    if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+    if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ run.sh -nt "$stamp" ]; then
         .venv/bin/python -m pip install --quiet --upgrade pip
         .venv/bin/python -m pip install --quiet -e ".[dev,postgres]"
         touch "$stamp"

@@ -400,9 +400,8 @@ class TableActor:
             return
         reason = round_.check_play(play.seat, play.cards)
         if reason is not None:
-            raise _Refusal(
-                "confirm_laogai", f"{reason}; send the play again with laogai: true to play it anyway", _rule_of(reason)
-            )
+            # The message is the rule text alone: the client shows it in its confirmation dialog.
+            raise _Refusal("confirm_laogai", reason, _rule_of(reason))
 
     def _game(self, action: Action, need_round: bool = True) -> None:
         round_ = self.round
