@@ -204,3 +204,16 @@ def test_retractions_over_200_flag_cheating_and_over_400_dissolve() -> None:
     assert round_.result.escaped == 1 and round_.result.cheaters == (1,)
     with pytest.raises(WrongPhase):
         round_.apply(Play(1, cards("3S")))
+
+
+def test_wrong_follow_reason_only_for_follows_laogai_mode_lets_through() -> None:
+    """R33: a wrong follow is played and judged later in laogai mode; refusals are not 'wrong follows'."""
+    round_ = spade_round()
+    round_.apply(Play(0, cards("KS")))
+    assert round_.wrong_follow_reason(1, cards("4H")) is not None
+    assert round_.wrong_follow_reason(1, cards("3S")) is None
+    assert round_.wrong_follow_reason(2, cards("6D")) is None  # not seat 2's turn
+    assert round_.wrong_follow_reason(1, cards("4H 5H")) is None  # wrong count: refused
+    strict = spade_round("reject")
+    strict.apply(Play(0, cards("KS")))
+    assert strict.wrong_follow_reason(1, cards("4H")) is None  # refused in reject mode

@@ -577,6 +577,12 @@ class Round:
         trump = self.trump
         return [min(hand, key=lambda card: (trump.is_trump(card), POINTS[card] > 0, trump.power(card)))]
 
+    def wrong_follow_reason(self, seat: int, cards: Sequence[Card]) -> str | None:
+        """Why ``seat`` playing ``cards`` now would be accepted but judged wrong at the review (R33), or None:
+        None also when the play is fine or would be refused outright."""
+        verdict = self._judge_play(seat, cards)
+        return verdict[1] if verdict is not None and verdict[0] is None else None
+
     def check_play(self, seat: int, cards: Sequence[Card]) -> str | None:
         """Why ``seat`` playing ``cards`` now would be refused or judged wrong (R13, R21–R25, R33), or None."""
         verdict = self._judge_play(seat, cards)

@@ -390,15 +390,9 @@ class TableActor:
         """In a ``laogai`` table a follow that breaks R23–R25 is played only when the player confirms it
         (``"laogai": true``); otherwise it is refused with ``confirm_laogai`` and the rule it breaks."""
         round_ = self.round
-        if confirmed or self.options.illegal_follow != "laogai" or round_ is None:
+        if confirmed or round_ is None:
             return
-        lead = round_.lead
-        if round_.phase is not Phase.PLAYING or round_.to_move != play.seat or lead is None:
-            return
-        hand = round_.hand(play.seat)
-        if len(play.cards) != len(lead) or any(hand.count(card) < play.cards.count(card) for card in play.cards):
-            return
-        reason = round_.check_play(play.seat, play.cards)
+        reason = round_.wrong_follow_reason(play.seat, play.cards)
         if reason is not None:
             # The message is the rule text alone: the client shows it in its confirmation dialog.
             raise _Refusal("confirm_laogai", reason, _rule_of(reason))
