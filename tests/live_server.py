@@ -35,6 +35,7 @@ class LiveServer:
     log: list[str] = field(default_factory=list)
     _process: subprocess.Popen[str] | None = None
     _reader: threading.Thread | None = None
+    _grown: threading.Condition = field(default_factory=threading.Condition)
 
     @property
     def ws_url(self) -> str:
@@ -58,7 +59,9 @@ class LiveServer:
         def read() -> None:
             assert process.stderr is not None
             for line in process.stderr:
-                self.log.append(line.rstrip("\n"))
+                with self._grown:
+                    self.log.append(line.rstrip("\n"))
+                    self._grown.notify_all()
                 match = _RUNNING.search(line)
                 if match and not found.is_set():
                     self.url = f"http://{match.group(1)}:{match.group(2)}"
@@ -72,11 +75,17 @@ class LiveServer:
             raise RuntimeError("the server did not start:\n" + "\n".join(self.log[-40:]))
         return self
 
-    def stop(self) -> None:
-        """Stop the process (SIGTERM, then SIGKILL) and close its pipe."""
+    @property
+    def pid(self) -> int:
+        """The server's process id (while it runs)."""
+        assert self._process is not None, "the server is not running"
+        return self._process.pid
+
+    def stop(self) -> int | None:
+        """Stop the process (SIGTERM, then SIGKILL) and close its pipe; its exit code (None if not running)."""
         process = self._process
         if process is None:
-            return
+            return None
         self._process = None
         if process.poll() is None:
             process.terminate()
@@ -89,6 +98,13 @@ class LiveServer:
             self._reader.join(15)
         if process.stderr is not None:
             process.stderr.close()
+        return process.returncode
+
+    def logged(self, text: str, timeout: float = START_TIMEOUT) -> bool:
+        """Wait (bounded; blocking, so call it through ``asyncio.to_thread``) until a log line contains
+        ``text``; whether one did."""
+        with self._grown:
+            return self._grown.wait_for(lambda: any(text in line for line in self.log), timeout)
 
     def errors(self) -> list[str]:
         """Log lines of errors and tracebacks (a test may assert there are none)."""

@@ -15,7 +15,8 @@ async def test_accounts_over_http(live_server: LiveServer) -> None:
     async with httpx.AsyncClient(base_url=live_server.url) as http:
         assert (await http.get("/api/health")).json() == {"ok": True, "protocol": 2}
         options = (await http.get("/api/options")).json()
-        assert options["defaults"]["preset"] == "nanning" and "heuristic" in options["bots"]
+        assert options["defaults"]["preset"] == "nanning"
+        assert options["bots"] == ["random", "heuristic", "search"]
 
         guest = await http.post("/api/guest")
         assert guest.status_code == 201

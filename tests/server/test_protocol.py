@@ -28,6 +28,10 @@ def test_valid_messages_are_converted() -> None:
     assert parse_client_message('{"v": 2, "type": "play", "cards": "AS AS"}').fields == {"cards": (12, 12)}
     create = parse_client_message('{"v": 2, "type": "create_table"}')
     assert create.fields == {}
+    # A bot by its level arrives by its name.
+    add_bot = parse_client_message('{"v": 2, "type": "add_bot", "seat": 1, "bot": "hard"}')
+    assert add_bot.fields == {"seat": 1, "bot": "search"}
+    assert parse_client_message('{"v": 2, "type": "play_now", "bot": "easy"}').fields == {"bot": "random"}
 
 
 @pytest.mark.parametrize(
@@ -53,6 +57,8 @@ def test_valid_messages_are_converted() -> None:
         ('{"v": 2, "type": "play", "cards": ["1S"]}', "bad_card"),
         ('{"v": 2, "type": "autoplay", "on": 1}', "bad_message"),
         ('{"v": 2, "type": "create_table", "options": []}', "bad_message"),
+        ('{"v": 2, "type": "add_bot", "seat": 1, "bot": "Hard"}', "bad_message"),
+        ('{"v": 2, "type": "play_now", "bot": 3}', "bad_message"),
         ("[" * 100_00 + "]" * 100_00, "too_large"),
     ],
 )

@@ -20,7 +20,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-SERVER_ARGS = ("--bot-delay", "0.03", "--next-hand-delay", "0.05", "--log-level", "info")
+SERVER_ARGS = ("--bot-delay", "0.03", "--next-hand-delay", "0.05", "--search-budget-ms", "20", "--log-level", "info")
 """Bots move almost at once, but not so fast that 託管 finishes the hand during a page reload (R46)."""
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 

@@ -93,6 +93,37 @@ def test_whole_hand_on_a_phone(browser: Browser, server: LiveServer, screenshots
     context.close()
 
 
+def test_hard_bots_on_a_phone(browser: Browser, server: LiveServer, screenshots: Path) -> None:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, locale="zh-TW")
+    page = context.new_page()
+    player = Player(page, server.url, screenshots)
+    player.enter_as_guest()
+    # At a new table, a bot of the chosen level joins an empty seat.
+    page.locator("#create-open").click()
+    page.locator("#create-form button[value=create]").click()
+    page.locator(".action-bar select[data-bot-level]").select_option(label="困難")
+    page.locator(".seat [data-action=add-bot]").first.click()
+    added = page.locator(".seat .badge.bot")
+    expect(added).to_have_text(["困難"])
+    expect(added).to_have_attribute("data-bot", "search")
+    page.locator("[data-action=leave]").click()
+    # The choice is remembered for "play now with bots".
+    expect(page.locator("#bot-level")).to_have_value("search")
+    player.shot("phone-bot-level")
+    player.start_with_bots()
+    expect(page.locator("#create-form [name=bot]")).to_have_value("search")
+    bots = page.locator(".seat .badge.bot")
+    expect(bots).to_have_text(["困難"] * 3)
+    assert page.locator(".seat .badge.bot[data-bot=search]").count() == 3
+    player.shot("phone-hard-bots")
+    player.wait_for_play()
+    if player.wait_for_turn_or_end():
+        player.play_hint()
+    expect(page.locator(".trick .play:not([data-seat='0'])").first).to_be_visible()
+    assert player.errors == []
+    context.close()
+
+
 def test_refused_lead_shows_its_reason(browser: Browser, server: LiveServer, screenshots: Path) -> None:
     page = browser.new_page(viewport=DESKTOP)
     player = Player(page, server.url, screenshots)

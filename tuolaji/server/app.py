@@ -1,7 +1,8 @@
 """The ASGI application: HTTP API, the ``/ws`` WebSocket and the browser client's static files.
 
-``create_app(config)`` opens the database (migrating it) in the lifespan, so the app is ready
-before uvicorn accepts the first request.
+``create_app(config)`` opens the database (migrating it) and the slow bots' worker pool in the
+lifespan, so the app is ready before uvicorn accepts the first request; at exit the tables stop
+first, then the pool (no worker outlives the server), then the database.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from tuolaji.server.api import Api
 from tuolaji.server.config import ServerConfig
 from tuolaji.server.limits import AddressLimiter
 from tuolaji.server.lobby import Lobby
+from tuolaji.server.thinking import ThinkingPool
 from tuolaji.server.ws import serve_socket
 from tuolaji.store.db import open_database
 
@@ -40,13 +42,15 @@ def create_app(config: ServerConfig) -> ASGIApp:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         db = await open_database(config.db_url)
-        lobby = Lobby(db, config)
+        thinking = ThinkingPool(config.bot_workers, config.search_budget_ms)
+        lobby = Lobby(db, config, thinking)
         api.lobby = lobby
         try:
             yield
         finally:
             api.lobby = None
             await lobby.close()
+            await thinking.close()
             await db.close()
 
     routes: list[BaseRoute] = list(api.routes())

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import logging
+from collections.abc import Callable
 
+from tuolaji.server.config import DEFAULT_SEARCH_BUDGET_MS, ServerConfig, default_bot_workers
 from tuolaji.server.limits import ACCOUNT_RATE_PER_MINUTE
 from tuolaji.store.accounts import DEFAULT_START_SILVER
 from tuolaji.store.db import DEFAULT_URL
@@ -12,6 +14,22 @@ from tuolaji.store.db import DEFAULT_URL
 GC_THRESHOLD = 20_000
 WS_MAX_BYTES = 1024 * 1024
 """Frames above this close the socket (1009); above 16 KiB they are refused with ``too_large``."""
+
+
+def _above_zero(kind: type[int] | type[float]) -> Callable[[str], float]:
+    """An argparse type: an int or float (``kind``) above 0, with an error naming the input."""
+    noun = "an integer" if kind is int else "a number"
+
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {noun}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"{text!r}: must be above 0")
+        return value
+
+    return parse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,6 +52,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=0.6,
         help="seconds a bot or 託管 seat waits before moving (default 0.6)",
+    )
+    parser.add_argument(
+        "--bot-workers",
+        type=_above_zero(int),
+        default=default_bot_workers(),
+        help="worker processes in which search bots think (default: CPU cores - 1, at least 1)",
+    )
+    parser.add_argument(
+        "--search-budget-ms",
+        type=_above_zero(float),
+        default=DEFAULT_SEARCH_BUDGET_MS,
+        help=f"the search bot's time budget per move in ms (default {DEFAULT_SEARCH_BUDGET_MS:g})",
     )
     parser.add_argument(
         "--next-hand-delay", type=float, default=3.0, help="seconds between settlement and the next deal"
@@ -63,7 +93,6 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from tuolaji.server.app import create_app
-    from tuolaji.server.config import ServerConfig
 
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = ServerConfig(
@@ -74,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         account_rate_per_minute=args.account_rate,
         account_burst=args.account_rate,
+        bot_workers=args.bot_workers,
+        search_budget_ms=args.search_budget_ms,
     )
     # Fewer, larger cyclic-GC passes: views and messages are short-lived, and gen-0 collections
     # every 700 allocations show up as latency spikes under load (docs/BENCHMARKS.md, Server).

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 
 from tuolaji.server.limits import ACCOUNT_BURST, ACCOUNT_RATE_PER_MINUTE, RATE_BURST, RATE_PER_SECOND
 from tuolaji.store.accounts import DEFAULT_START_SILVER
 from tuolaji.store.db import DEFAULT_URL
+
+DEFAULT_SEARCH_BUDGET_MS = 300.0
+
+
+def default_bot_workers() -> int:
+    """Processes for slow bots' moves: every core but one, which is left to the event loop."""
+    return max(1, (os.cpu_count() or 1) - 1)
 
 
 @dataclass(frozen=True)
@@ -17,7 +25,8 @@ class ServerConfig:
     start_silver: int = DEFAULT_START_SILVER
     """Silver of a new account (§13)."""
     bot_delay: float = 0.6
-    """Seconds a bot or 託管 seat waits before it moves, so people can follow the play."""
+    """Seconds a bot or 託管 seat waits before it moves, so people can follow the play (a search bot
+    thinks meanwhile)."""
     next_hand_delay: float = 3.0
     """Seconds between a hand's settlement and the next deal (R37)."""
     seed: int | None = None
@@ -28,3 +37,7 @@ class ServerConfig:
     account_rate_per_minute: float = ACCOUNT_RATE_PER_MINUTE
     """Account requests (guest, register, login) per minute per client address; 0: no limit."""
     account_burst: float = ACCOUNT_BURST
+    bot_workers: int = field(default_factory=default_bot_workers)
+    """Worker processes in which slow bots (``search``) think (``tuolaji.server.thinking``)."""
+    search_budget_ms: float = DEFAULT_SEARCH_BUDGET_MS
+    """The search bot's time budget per move."""

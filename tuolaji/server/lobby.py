@@ -18,6 +18,7 @@ from tuolaji.server.config import ServerConfig
 from tuolaji.server.connection import CLOSE_REPLACED, Connection
 from tuolaji.server.protocol import PROTOCOL_VERSION, ClientMessage, message
 from tuolaji.server.table import ClientItem, Detach, Reattach, TableActor
+from tuolaji.server.thinking import ThinkingPool
 from tuolaji.store.accounts import Accounts
 from tuolaji.store.db import Database
 
@@ -36,9 +37,11 @@ def match_seeds(seed: int | None) -> Iterator[int]:
 class Lobby:
     """Everything the server keeps in memory about tables and connections."""
 
-    def __init__(self, db: Database, config: ServerConfig) -> None:
+    def __init__(self, db: Database, config: ServerConfig, thinking: ThinkingPool) -> None:
         self.db = db
         self.config = config
+        self.thinking = thinking
+        """Where slow bots think (owned by the app's lifespan)."""
         self.accounts = Accounts(db, config.start_silver)
         self.tables: dict[str, TableActor] = {}
         self.seated: dict[int, TableActor] = {}

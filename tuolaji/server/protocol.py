@@ -12,11 +12,13 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from tuolaji.cards import SUITS, CardParseError, parse_cards
+from tuolaji.server.autoplay import canonical_bot
 
 PROTOCOL_VERSION: Final = 2
 MAX_FRAME_BYTES: Final = 16 * 1024
 """Frames above this are refused with ``too_large`` (the connection stays open)."""
 MAX_CARDS: Final = 54
+MAX_BOT_NAME: Final = 40
 
 
 class ProtocolError(ValueError):
@@ -78,6 +80,15 @@ def _cards(name: str, value: object) -> object:
     return cards
 
 
+def _bot(name: str, value: object) -> object:
+    if not isinstance(value, str) or len(value) > MAX_BOT_NAME:
+        raise ValueError(f'field {name!r} must be a bot name (at most {MAX_BOT_NAME} characters), e.g. "hard"')
+    try:
+        return canonical_bot(value)
+    except ValueError as error:
+        raise ValueError(f"field {name!r}: {error}") from None
+
+
 def _object(name: str, value: object) -> object:
     if not isinstance(value, dict):
         raise ValueError(f"field {name!r} must be a JSON object")
@@ -96,11 +107,11 @@ SCHEMAS: Final[dict[str, dict[str, tuple[Validator, bool]]]] = {
     "ping": {},
     "lobby": {"on": (_boolean, True)},
     "create_table": {"options": (_object, False), "seat": (_SEAT, False)},
-    "play_now": {"options": (_object, False)},
+    "play_now": {"options": (_object, False), "bot": (_bot, False)},
     "join": {"table": (_TABLE_ID, True), "seat": (_SEAT, True)},
     "watch": {"table": (_TABLE_ID, True)},
     "leave": {},
-    "add_bot": {"seat": (_SEAT, True), "bot": (_string(40), False)},
+    "add_bot": {"seat": (_SEAT, True), "bot": (_bot, False)},
     "remove_bot": {"seat": (_SEAT, True)},
     "start": {},
     "bid": {"suit": (_suit, True), "count": (_integer(1, 4), True)},
@@ -109,7 +120,8 @@ SCHEMAS: Final[dict[str, dict[str, tuple[Validator, bool]]]] = {
     "retract": {},
     "autoplay": {"on": (_boolean, True)},
 }
-"""Every client message type and its fields: (validator, required). ``v``, ``type`` and ``id`` are implied."""
+"""Every client message type and its fields: (validator, required). ``v``, ``type`` and ``id`` are implied.
+A ``bot`` field arrives as the bot's canonical name (``hard`` becomes ``search``)."""
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,11 @@ touched concurrently. Every change of the hand is broadcast as a per-seat ``stat
 (``Round.view(seat)``; spectators get the view of no seat) carrying only the events that
 recipient may see. Time becomes actions here: the deal pace (R15), the bid window (R19), turn
 clocks and timeouts (R44–R45), the review window (R33) and the pause between hands (R37).
+
+A slow bot's move is thought out in the lobby's worker pool (``tuolaji.server.thinking``) from the
+moment its turn comes; the answer comes back through the queue as a :class:`Thought` and is played
+once the ``bot_delay`` of the turn is over, if the round still stands where it was asked
+(:class:`~tuolaji.server.autoplay.TurnStamp`); a failed think plays the heuristic's move instead.
 """
 
 from __future__ import annotations
@@ -39,9 +44,18 @@ from tuolaji.game.match import Match, MatchState
 from tuolaji.game.options import TableOptions
 from tuolaji.game.round import Phase, Round
 from tuolaji.game.view import Event
-from tuolaji.server.autoplay import BOT_NAMES, Chooser, auto_bid, auto_play, make_autoplayer
+from tuolaji.server.autoplay import (
+    DEFAULT_BOT,
+    Chooser,
+    TurnStamp,
+    auto_bid,
+    auto_play,
+    legal_play,
+    make_autoplayer,
+)
 from tuolaji.server.clock import Expired, TableClock
 from tuolaji.server.protocol import ClientMessage, message
+from tuolaji.server.thinking import SLOW_BOTS
 from tuolaji.server.views import ViewEncoder, dumps, event_json
 from tuolaji.store.records import HandWrite, SeatRecord, record_hand
 
@@ -105,11 +119,30 @@ class Detach:
 
 
 @dataclass(frozen=True)
+class Thought:
+    """A slow bot's answer for the turn at ``stamp``: its ``action``, or the ``error`` of its thinking."""
+
+    stamp: TurnStamp
+    action: Action | None = None
+    error: BaseException | None = None
+
+
+@dataclass(frozen=True)
 class _Stop:
     pass
 
 
-Item = ClientItem | Reattach | Detach | Expired | _Stop
+Item = ClientItem | Reattach | Detach | Expired | Thought | _Stop
+
+
+@dataclass(eq=False)
+class _PendingMove:
+    """A slow bot's move being thought out for the turn at ``stamp``; played once ``answer`` has
+    come and the turn is ``due`` (its ``bot_delay`` is over)."""
+
+    stamp: TurnStamp
+    answer: Thought | None = None
+    due: bool = False
 
 
 @dataclass
@@ -145,6 +178,7 @@ class TableActor:
         self._left_at_play: dict[int, float] = {}
         self._hand_started = datetime.now(UTC)
         self._finishing = False
+        self._pending: _PendingMove | None = None
         self._encoder = ViewEncoder()
         self._task = asyncio.create_task(self._run(), name=f"table {self.id}")
 
@@ -257,6 +291,8 @@ class TableActor:
             case Expired():
                 if self.clock.is_current(item):
                     self._expired()
+            case Thought():
+                self._thought(item)
 
     # ------------------------------------------------------------------ client messages
 
@@ -269,17 +305,14 @@ class TableActor:
         elif kind == "play_now":
             self._join(conn, 0)
             for index in (1, 2, 3):
-                self._add_bot(index, BOT_NAMES[0])
+                self._add_bot(index, fields.get("bot", DEFAULT_BOT))
             self._press_start(conn)
         elif kind == "leave":
             self._leave(conn)
         else:
             seat = self._seat_of_conn(conn)
             if kind == "add_bot":
-                name = fields.get("bot", BOT_NAMES[0])
-                if name not in BOT_NAMES:
-                    raise _Refusal("bad_message", f"add_bot: unknown bot {name!r}; known: {', '.join(BOT_NAMES)}")
-                self._add_bot(fields["seat"], name)
+                self._add_bot(fields["seat"], fields.get("bot", DEFAULT_BOT))
             elif kind == "remove_bot":
                 self._remove_bot(fields["seat"])
             elif kind == "start":
@@ -367,7 +400,7 @@ class TableActor:
         else:
             self.match = Match(self.options, self.lobby.match_seed())
         for seat in self.seats:
-            seat.chooser = make_autoplayer(seat.bot or BOT_NAMES[0], self.match.seed + seat.index)
+            seat.chooser = make_autoplayer(seat.bot, self.match.seed + seat.index)
         self._start_round()
 
     def _leave(self, conn: Connection) -> None:
@@ -541,6 +574,8 @@ class TableActor:
                 delay = self.lobby.config.bot_delay if auto else self.options.turn_seconds
                 self.clock.arm("turn", seat, delay)
                 self._clock_auto = auto
+            if seat is not None and self._is_slow(seat):
+                self._ask(round_, seat)
         elif phase is Phase.REVIEW:
             if not self.clock.running("review"):
                 self.clock.arm("review", None, self.options.review_seconds)
@@ -567,6 +602,9 @@ class TableActor:
             self._apply(CloseReview())
         elif deadline.kind == "turn" and deadline.seat is not None and deadline.seat == round_.to_move:
             seat = deadline.seat
+            if self._is_slow(seat):
+                self._due(round_, seat)
+                return
             if not self._is_auto(seat):
                 # R44: the clock ran out; count the timeout, then play for the seat.
                 self._apply(Timeout(seat))
@@ -575,6 +613,71 @@ class TableActor:
             chooser = self.seats[seat].chooser
             assert chooser is not None
             self._apply(auto_play(round_, seat, chooser), checked=False)
+
+    # ------------------------------------------------------------------ slow bots
+
+    def _is_slow(self, index: int) -> bool:
+        return self.seats[index].bot in SLOW_BOTS
+
+    def _ask(self, round_: Round, seat: int) -> None:
+        """Have the pool think out a slow bot's move, unless it already does for this very position."""
+        if self._pending is not None and self._pending.stamp.is_current(round_):
+            return
+        assert self.match is not None
+        stamp = TurnStamp.of(round_, seat)
+        pending = self._pending = _PendingMove(stamp)
+        bot = self.seats[seat].bot
+        assert bot is not None
+        try:
+            future = self.lobby.thinking.ask(bot, self.match.seed + seat, round_.view(seat))
+        except Exception as error:
+            pending.answer = Thought(stamp, error=error)
+            return
+
+        def answered(done: asyncio.Future[Action | None]) -> None:
+            if not done.cancelled():  # cancelled: the pool shut down with the server
+                error = done.exception()
+                self.post(Thought(stamp, None if error is not None else done.result(), error))
+
+        future.add_done_callback(answered)
+
+    def _thought(self, thought: Thought) -> None:
+        """A slow bot's answer came: keep it if its turn still stands, play it if the turn is due."""
+        pending = self._pending
+        if pending is None or pending.stamp is not thought.stamp or not thought.stamp.is_current(self.round):
+            log.info("table %s: dropped seat %d's answer for a position that changed", self.id, thought.stamp.seat)
+            return
+        pending.answer = thought
+        self._play_pending()
+
+    def _due(self, round_: Round, seat: int) -> None:
+        """A slow bot's ``bot_delay`` is over: it plays now if its answer is here, else when it comes."""
+        self._ask(round_, seat)
+        assert self._pending is not None
+        self._pending.due = True
+        self._play_pending()
+
+    def _play_pending(self) -> None:
+        pending = self._pending
+        if pending is None or not pending.due or pending.answer is None or not pending.stamp.is_current(self.round):
+            return
+        self._pending = None
+        round_, seat, answer = pending.stamp.round, pending.stamp.seat, pending.answer
+        if answer.error is None:
+            play = legal_play(round_, seat, answer.action)
+        else:
+            log.error(
+                "table %s: seat %d's %s bot could not think; it plays the %s move",
+                self.id,
+                seat,
+                self.seats[seat].bot,
+                DEFAULT_BOT,
+                exc_info=answer.error,
+            )
+            chooser = self.seats[seat].chooser
+            assert chooser is not None
+            play = auto_play(round_, seat, chooser)
+        self._apply(play, checked=False)
 
     def _auto_bids(self) -> None:
         """Let bots and 託管 seats bid on what they hold now (R16–R18), until none wants to."""

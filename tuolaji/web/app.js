@@ -1,6 +1,7 @@
 // The client's entry point: screens (auth, lobby, table, history), session and the live connection.
 
 import * as api from "./api.js";
+import { bindBotLevel, chosenBot } from "./bots.js";
 import { confirmWrongFollow, showSettlement } from "./dialogs.js";
 import { h, toast } from "./dom.js";
 import { LANGUAGES, language, onLanguageChange, setLanguage, t, title, translatePage } from "./i18n.js";
@@ -45,7 +46,7 @@ const tableView = new TableView($("table-screen"), {
   autoplay: (on) => socket.send("autoplay", { on }),
   leave: () => socket.send("leave"),
   start: () => socket.send("start"),
-  addBot: (seat) => socket.send("add_bot", { seat }),
+  addBot: (seat) => socket.send("add_bot", { seat, bot: chosenBot() }),
   join: (seat) => state.table.summary && socket.send("join", { table: state.table.summary.id, seat }),
 });
 const history = new HistoryView($("history-screen"), {
@@ -271,6 +272,8 @@ function setupAuth() {
 function setupLobby() {
   const dialog = /** @type {HTMLDialogElement} */ ($("create-dialog"));
   const form = /** @type {HTMLFormElement} */ ($("create-form"));
+  bindBotLevel(/** @type {HTMLSelectElement} */ ($("bot-level")));
+  bindBotLevel(/** @type {HTMLSelectElement} */ (form.elements.namedItem("bot")));
   $("create-open").addEventListener("click", () => dialog.showModal());
   api.options().then(({ defaults }) => {
     for (const [name, value] of Object.entries(defaults)) {
@@ -278,7 +281,7 @@ function setupLobby() {
       if (field instanceof HTMLInputElement || field instanceof HTMLSelectElement) field.value = String(value);
     }
   }, () => undefined);
-  $("play-now").addEventListener("click", () => socket.send("play_now"));
+  $("play-now").addEventListener("click", () => socket.send("play_now", { bot: chosenBot() }));
   $("history-open").addEventListener("click", async () => {
     if (!state.account) return;
     show("history-screen");
@@ -287,7 +290,7 @@ function setupLobby() {
   dialog.addEventListener("close", () => {
     const choice = dialog.returnValue;
     if (choice === "create") socket.send("create_table", { options: readOptions(form) });
-    if (choice === "bots") socket.send("play_now", { options: readOptions(form) });
+    if (choice === "bots") socket.send("play_now", { options: readOptions(form), bot: chosenBot() });
   });
 }
 

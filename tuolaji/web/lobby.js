@@ -1,5 +1,6 @@
 // The lobby: live table list (sit, watch) and the create-table form.
 
+import { botLevel } from "./bots.js";
 import { cardElement } from "./cards.js";
 import { h } from "./dom.js";
 import { t, title } from "./i18n.js";
@@ -57,9 +58,10 @@ export class LobbyView {
     const playing = table.state === "playing" || table.state === "between";
     const seats = table.seats.map((seat) => {
       const empty = seat.kind === "empty";
+      const level = seat.kind === "bot" ? ` · ${botLevel(seat.bot)}` : "";
       return h(`div.seat-chip${empty ? ".empty" : ""}`, {},
         h("span.who", { title: seat.account ? `${title(seat.account.rank)} · ${title(seat.account.wealth)}` : null },
-          `${t(SEAT_KEYS[seat.seat])} · ${seatName(seat)}`),
+          `${t(SEAT_KEYS[seat.seat])} · ${seatName(seat)}${level}`),
         empty && !playing
           ? h("button.small", { onclick: () => this.handlers.join(table.id, seat.seat), dataset: { action: "join", seat: String(seat.seat) } }, t("sit"))
           : null);

@@ -1,5 +1,6 @@
 // The table screen: four seats around the felt, the trick, bids, the hand and the action buttons.
 
+import { bindBotLevel, botLevel } from "./bots.js";
 import { SUIT_SYMBOLS, cardElement, isTrump, sortCards } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { Hand } from "./hand.js";
@@ -205,6 +206,7 @@ export class TableView {
         level ? h("span.badge.level", { title: t("level") }, `${t("level_short")} ${levelText(level)}`) : null,
         info?.kind === "human" && !info.connected ? h("span.badge.offline", {}, t("offline")) : null,
         auto && info?.kind === "human" ? h("span.badge.auto", {}, t("autoplay_mark")) : null,
+        info?.kind === "bot" ? h("span.badge.bot", { dataset: { bot: info.bot ?? "" } }, botLevel(info.bot)) : null,
         summary?.state === "waiting" && info?.kind === "human" && info.ready ? h("span.badge.ready", {}, "✓") : null,
       );
       const account = info?.account;
@@ -329,6 +331,10 @@ export class TableView {
     if (seat !== null && summary && (summary.state === "waiting" || summary.state === "stopped")) {
       const me = summary.seats[seat];
       if (!me?.ready) buttons.push(h("button.primary", { onclick: () => this.handlers.start(), dataset: { action: "start" } }, t("start")));
+    }
+    if (seat !== null && summary && summary.state !== "playing" && summary.seats.some((info) => info.kind === "empty")) {
+      const picker = bindBotLevel(/** @type {HTMLSelectElement} */ (h("select")));
+      buttons.push(h("label.bot-level", {}, h("span", {}, t("bot_level")), picker));
     }
     if (seat !== null && playing && view) {
       buttons.push(
