@@ -1,15 +1,29 @@
-"""The search bot's budget arithmetic and its race between candidates."""
+"""The search bot's budget arithmetic, its valuation of play-outs and its race between candidates."""
 
 from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.bots.conftest import setup
 from tuolaji.bots import make_bot
 from tuolaji.bots.arena import bid_round
 from tuolaji.bots.heuristic import choose_play, legal_follows, ranked_follows, ranked_leads
-from tuolaji.bots.search import END, ENDGAME_CARDS, SearchBot, playouts_for
+from tuolaji.bots.search import (
+    END,
+    ENDGAME_CARDS,
+    LEVEL_STEPS,
+    SWITCH_MARGIN,
+    SearchBot,
+    expected_levels,
+    pick,
+    playouts_for,
+    signed_levels,
+)
 from tuolaji.bots.situation import Situation
 from tuolaji.game import CloseReview, Play, Round
-from tuolaji.rules import is_legal_follow
+from tuolaji.rules import hand_result, is_legal_follow
 
 
 def test_playouts_grow_with_the_budget() -> None:
@@ -61,3 +75,54 @@ def test_no_deal_in_budget_keeps_the_heuristic_choice() -> None:
     bot = make_bot("search", 0, budget_ms=0.001, candidates=3)
     action = bot.choose(view)
     assert isinstance(action, Play) and action.cards == choose_play(sit)
+
+
+def test_level_steps_follow_r36() -> None:
+    """R36: the attackers' level change steps up at 5, 80, 160, 240, 320 and 400 points."""
+    assert LEVEL_STEPS == (5, 80, 160, 240, 320, 400)
+    assert [signed_levels(score) for score in (0, 4, 5, 79, 80, 159, 160, 239, 240, 320, 399, 400)] == [
+        -3,
+        -3,
+        -2,
+        -2,
+        -1,
+        -1,
+        0,
+        0,
+        1,
+        2,
+        2,
+        3,
+    ]
+
+
+@given(st.integers(0, 400))
+def test_exact_levels_without_spread(score: int) -> None:
+    winner, levels = hand_result(score)
+    assert expected_levels(score, 0.0) == (levels if winner == "attackers" else -levels)
+
+
+@given(st.floats(0, 400), st.floats(0, 400), st.floats(1, 200))
+def test_expected_levels_rise_with_the_score_and_stay_in_range(a: float, b: float, spread: float) -> None:
+    low, high = sorted((a, b))
+    assert -3 <= expected_levels(low, spread) <= expected_levels(high, spread) <= 3
+
+
+def test_a_small_spread_is_close_to_the_step() -> None:
+    assert expected_levels(120, 1.0) == pytest.approx(-1, abs=1e-6)
+    assert expected_levels(160, 20.0) == pytest.approx(-0.5, abs=0.05)
+
+
+def test_pick_switches_only_for_a_sure_gain() -> None:
+    """An alternative replaces the heuristic's choice (index 0) only when its paired gain reaches
+    the margin and is clear of the noise; otherwise the heuristic's choice stands."""
+    base = [0.0, 1.0, 0.0, 1.0, 0.0, 1.0]
+    steady = [value + 0.5 for value in base]
+    wild = [value + swing for value, swing in zip(base, (3.0, -2.0, 3.0, -2.0, 3.0, -2.0), strict=True)]
+    small = [value + SWITCH_MARGIN / 2 for value in base]
+    assert pick([base, steady]) == 1
+    assert pick([base, wild, steady]) == 2
+    assert pick([base, wild]) == 0
+    assert pick([base, small]) == 0
+    assert pick([base, steady[:1]]) == 0
+    assert pick([base, []]) == 0

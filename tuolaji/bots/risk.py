@@ -75,12 +75,23 @@ def beat_risk(sit: Situation, cards: Sequence[int], lead_cls: int, opponents: Se
     if pattern is None:
         return 1.0
     unseen = sit.know.unseen
-    hidden = sum(unseen)
+    class_hidden = sit.class_hidden
+    hidden = sum(class_hidden)
     if hidden == 0:
         return 0.0
     share = min(1.0, sit.hand_size / hidden)
     tails = tails_for(round(share * 256) / 256)
-    lead_hidden = sum(unseen[kind] for kind in table.class_kinds[lead_cls])
+    lead_hidden = class_hidden[lead_cls]
+    memo = sit.risk_memo
+
+    def higher(cls: int, above: int) -> float:
+        # The same for every opponent and every play of one shape: computed once per decision.
+        key = (pattern.arity, pattern.length, cls, above)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = holds_higher(table, unseen, pattern, cls, above, tails, preset)
+        return found
+
     survive = 1.0
     for opponent in opponents:
         voids = sit.know.voids[opponent]
@@ -88,11 +99,11 @@ def beat_risk(sit: Situation, cards: Sequence[int], lead_cls: int, opponents: Se
         beat = 0.0
         if pattern.suit_class == lead_cls:
             if lead_cls not in voids:
-                beat = holds_higher(table, unseen, pattern, lead_cls, pattern.top, tails, preset)
+                beat = higher(lead_cls, pattern.top)
             if lead_cls != TRUMP_CLASS and TRUMP_CLASS not in voids:
-                ruff = void * holds_higher(table, unseen, pattern, TRUMP_CLASS, -1, tails, preset)
+                ruff = void * higher(TRUMP_CLASS, -1)
                 beat = 1.0 - (1.0 - beat) * (1.0 - ruff)
         elif TRUMP_CLASS not in voids:
-            beat = void * holds_higher(table, unseen, pattern, TRUMP_CLASS, pattern.top, tails, preset)
+            beat = void * higher(TRUMP_CLASS, pattern.top)
         survive *= 1.0 - beat
     return 1.0 - survive

@@ -2,9 +2,11 @@
 
 The hidden cards are exactly ``Knowledge.unseen``; each other seat gets as many as it holds
 (``view.hand_sizes``). Cards a seat is known to hold (shown in the standing bid) go to it first;
-no seat gets a card of a suit-class it has shown a void in. Cards are placed most-constrained
-first, each to an eligible seat with probability proportional to its free places; a dead end
-restarts the deal (a few tries), and as a last resort the voids are ignored so a deal always exists.
+no seat gets a card of a suit-class it has shown a void in, nor more copies of a kind than its caps
+allow (it has shown it holds no pair there, :func:`tuolaji.bots.tracking.note_trick`). Seats are
+dealt one at a time, the one with the least slack first: it takes the cards the seats after it may
+not hold, then a uniformly random choice of the cards it may hold. A dead end restarts the deal
+(a few tries); as a last resort the voids and caps are ignored so a deal always exists.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Sequence
 
 from tuolaji.bots.table import CardTable
 from tuolaji.bots.tracking import Knowledge
+from tuolaji.cards import DECKS
 
 TRIES = 12
 
@@ -50,23 +53,39 @@ def _attempt(
                 hands[s][kind] += take
                 pool[kind] -= take
                 free[s] -= take
-    cards = [kind for kind, count in enumerate(pool) for _ in range(count)]
-    rng.shuffle(cards)
 
-    def eligible(kind: int) -> list[int]:
+    def room(s: int, kind: int) -> int:
+        """How many more cards of ``kind`` seat ``s`` may take."""
+        if not respect_voids:
+            return pool[kind]
         cls = table.cls[kind]
-        return [s for s in others if not (respect_voids and cls in know.voids[s])]
+        if cls in know.voids[s]:
+            return 0
+        return max(0, min(pool[kind], know.caps[s].get(cls, DECKS) - hands[s][kind]))
 
-    cards.sort(key=lambda kind: len(eligible(kind)))
-    for kind in cards:
-        seats = [s for s in eligible(kind) if free[s]]
-        if not seats:
-            return None
-        pick = rng.randrange(sum(free[s] for s in seats))
-        for s in seats:
-            pick -= free[s]
-            if pick < 0:
-                hands[s][kind] += 1
-                free[s] -= 1
+    waiting = list(others)
+    while waiting:
+        # The seat with the least slack (cards it may take beyond its free places) is dealt first.
+        s = min(waiting, key=lambda t: sum(room(t, kind) for kind in range(len(pool))) - free[t])
+        waiting.remove(s)
+        for kind in range(len(pool)):
+            # Cards the seats still waiting cannot take must go to this one.
+            forced = pool[kind] - sum(room(t, kind) for t in waiting)
+            if forced > 0:
+                if forced > room(s, kind) or forced > free[s]:
+                    return None
+                hands[s][kind] += forced
+                pool[kind] -= forced
+                free[s] -= forced
+        cards = [kind for kind in range(len(pool)) for _ in range(room(s, kind))]
+        rng.shuffle(cards)
+        for kind in cards:
+            if not free[s]:
                 break
+            if room(s, kind):
+                hands[s][kind] += 1
+                pool[kind] -= 1
+                free[s] -= 1
+        if free[s]:
+            return None
     return hands

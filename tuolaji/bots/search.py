@@ -2,25 +2,33 @@
 
 For a move, the heuristic's best few candidates (:data:`CANDIDATES`; its own choice first) are each
 tried against the same sampled deals of the hidden cards (:mod:`tuolaji.bots.sampling`: consistent
-with the cards seen, the voids shown and the standing bid). A move with one candidate is played at
+with the cards seen, the voids shown, the pairs a seat has shown it lacks (R24 caps,
+:func:`tuolaji.bots.tracking.note_trick`) and the standing bid). A move with one candidate is played at
 once. From each deal and candidate the hand is played on by the heuristic policy for all four seats
 (:mod:`tuolaji.bots.playout`) for up to :data:`HORIZON_TRICKS` tricks, or to the end of the hand
 once the bot holds :data:`ENDGAME_CARDS` cards or fewer, and scored for the bot's team as
 
-    value = signed level change (R36) of the estimated final score + signed score × SCORE_WEIGHT
+    value = expected signed level change (R36) of the estimated final score + signed score × SCORE_WEIGHT
 
 where the estimated final score is the attackers' score so far, plus what the play-out moved, plus,
 when the play-out stopped before the end, a share of the points still in the hands: the attackers'
 share of the strength left (:func:`tuolaji.bots.heuristic.card_value` summed over each team's
-cards), so spending strength early is not free.
+cards), so spending strength early is not free. Such an estimate is uncertain, so its level change
+is an expectation (:func:`expected_levels`) over a normal error of :data:`SPREAD` × the points
+still in the hands: a candidate that moves the estimate just across a threshold of R36 gains a
+fraction of a level, not a whole one, which makes the comparison of candidates far less noisy.
+A play-out played to the end is valued by its exact level change.
 
 The candidates race (:meth:`SearchBot.race`): after :data:`MIN_DEALS` deals, and after each deal
 from then on, an alternative whose mean gain over the heuristic's choice (paired over the same
 deals) could not reach :data:`SWITCH_MARGIN` even :data:`RACE_Z` standard errors up leaves the race,
 so easy moves (every alternative clearly worse, or all candidates playing out alike) stop after a
-few deals and contested ones get the budget. When the budget or :data:`MAX_DEALS` is spent, the
-alternative with the best mean gain is played if that gain is at least :data:`SWITCH_MARGIN` per
-deal; otherwise the heuristic's choice stands.
+few deals and contested ones get the budget. When the budget or :data:`MAX_DEALS` is spent, an
+alternative replaces the heuristic's choice only if its mean gain is at least :data:`SWITCH_MARGIN`
+per deal and stays above zero :data:`SWITCH_Z` standard errors down (:func:`pick`); among those,
+the surest wins. Without that second test the search mostly switched on sampling noise: the best
+of several noisy means overstates its gain (measured: switches promised about six times what
+fresh deals confirmed, see docs/BENCHMARKS.md).
 
 Determinism and the time budget: the number of play-outs is computed from the budget, not
 measured: ``play-outs = budget_ms / (expected play-out moves × cost per move)`` (at least two),
@@ -45,17 +53,18 @@ from tuolaji.cards import DECKS
 from tuolaji.game.actions import Bid
 from tuolaji.game.view import SeatView
 from tuolaji.rules import hand_result
+from tuolaji.rules.scoring import MAX_SCORE
 
 CANDIDATES = 4
 """How many of the heuristic's best moves are searched."""
 HORIZON_TRICKS = 6
 """Play-outs stop after this many tricks (the points still in the hands are then shared by strength)."""
-MS_PER_MOVE = (0.03, 0.004)
+MS_PER_MOVE = (0.035, 0.002)
 """Measured cost of one play-out move on the reference machine (the 2-core VM of docs/BENCHMARKS.md,
 under load): a + b × cards in hand (ms)."""
 SCORE_WEIGHT = 1 / 80
 """Levels per point of the attackers' score in a play-out's value, beside the level change itself."""
-SWITCH_MARGIN = 0.1
+SWITCH_MARGIN = 0.05
 """Per sampled deal, how much better (in the value's units: 0.1 ≈ 8 points) a candidate must do
 than the heuristic's own choice to replace it; below that the difference is mostly sampling noise."""
 ENDGAME_CARDS = 16
@@ -63,13 +72,19 @@ ENDGAME_CARDS = 16
 multiplier, 摳底 R35, is then in every play-out)."""
 END = 1000
 """A horizon longer than any hand."""
-MIN_DEALS = 4
+MIN_DEALS = 8
 """Sampled deals every candidate gets before any leaves the race."""
 MAX_DEALS = 64
 """No move samples more deals than this, whatever the budget."""
 RACE_Z = 1.5
 """An alternative stays in the race while its mean gain over the heuristic's choice plus this many
 standard errors reaches :data:`SWITCH_MARGIN`."""
+SPREAD = 0.15
+"""When a play-out stops before the end, the error of its estimated final score, as a share of
+the points still in the hands (the level change is then an expectation over that error)."""
+SWITCH_Z = 1.0
+"""An alternative replaces the heuristic's choice only if its mean gain less this many standard
+errors is above zero (besides reaching :data:`SWITCH_MARGIN`)."""
 CARDS_PER_TRICK = 1.6
 """Average cards per play, to estimate how many tricks are left."""
 
@@ -81,9 +96,29 @@ def playouts_for(budget_ms: float, hand_size: int, horizon: int = HORIZON_TRICKS
     return max(2, int(budget_ms / per_playout))
 
 
+def signed_levels(score: int) -> int:
+    """The attackers' level change for a final score (R36): negative when the defenders win."""
+    winner, levels = hand_result(score)
+    return levels if winner == "attackers" else -levels
+
+
+LEVEL_STEPS = tuple(score for score in range(1, MAX_SCORE + 1) if signed_levels(score) != signed_levels(score - 1))
+"""The scores at which the attackers' level change goes up by one (R36)."""
+
+
+def expected_levels(score: float, spread: float) -> float:
+    """The attackers' expected level change when the final score is ``score`` give or take a
+    normal error of standard deviation ``spread`` (0: exactly ``score``)."""
+    if spread <= 0:
+        return signed_levels(max(0, min(MAX_SCORE, round(score))))
+    low = signed_levels(0)
+    return low + sum(0.5 * math.erfc((step - 0.5 - score) / (spread * math.sqrt(2))) for step in LEVEL_STEPS)
+
+
 def team_value(sit: Situation, playout: Playout) -> float:
     """The play-out's worth for ``sit.seat``'s team (see the module docstring)."""
     score = playout.points_taken + playout.gained
+    spread = 0.0
     if not playout.finished:
         table = playout.table
         strength = [0.0, 0.0]
@@ -95,9 +130,9 @@ def team_value(sit: Situation, playout: Playout) -> float:
                     left += count * table.points[kind]
         attackers = 1 - sit.dealer % 2
         score += round(left * strength[attackers] / (sum(strength) or 1.0))
-    score = max(0, min(400, score))
-    winner, levels = hand_result(score)
-    attackers_value = (levels if winner == "attackers" else -levels) + SCORE_WEIGHT * score
+        spread = SPREAD * left
+    score = max(0, min(MAX_SCORE, score))
+    attackers_value = expected_levels(score, spread) + SCORE_WEIGHT * score
     return -attackers_value if sit.defending else attackers_value
 
 
@@ -166,9 +201,19 @@ class SearchBot(Bot):
                 values[index].append(team_value(sit, playout))
             if len(values[0]) >= MIN_DEALS:
                 active = [0] + [i for i in active[1:] if _upper_gain(values[0], values[i]) >= SWITCH_MARGIN]
-        gains = {i: _mean_gain(values[0], values[i]) for i in range(1, len(candidates)) if values[i]}
-        best = max(gains, key=lambda i: (gains[i], -i), default=0)
-        return best if best and gains[best] >= SWITCH_MARGIN else 0
+        return pick(values)
+
+
+def pick(values: Sequence[Sequence[float]]) -> int:
+    """The candidate to play given each one's values over the sampled deals (index 0, the
+    heuristic's choice, played on every deal; the others on the first deals, paired): the
+    alternative whose gain over index 0 is surest, if its mean gain reaches :data:`SWITCH_MARGIN`
+    and its gain less :data:`SWITCH_Z` standard errors is above zero; else 0."""
+    base = values[0]
+    gains = {i: _mean_gain(base, values[i]) for i in range(1, len(values)) if values[i]}
+    sure = {i: _lower_gain(base, values[i]) for i in gains if gains[i] >= SWITCH_MARGIN}
+    best = max(sure, key=lambda i: (sure[i], -i), default=0)
+    return best if best and sure[best] > 0 else 0
 
 
 def _mean_gain(base: Sequence[float], other: Sequence[float]) -> float:
@@ -178,8 +223,22 @@ def _mean_gain(base: Sequence[float], other: Sequence[float]) -> float:
 
 def _upper_gain(base: Sequence[float], other: Sequence[float]) -> float:
     """An optimistic bound on the mean gain of ``other`` over ``base`` (paired deals)."""
+    mean, error = _gain_and_error(base, other)
+    return mean + RACE_Z * error
+
+
+def _lower_gain(base: Sequence[float], other: Sequence[float]) -> float:
+    """A pessimistic bound on the mean gain of ``other`` over ``base`` (paired deals)."""
+    mean, error = _gain_and_error(base, other)
+    return mean - SWITCH_Z * error
+
+
+def _gain_and_error(base: Sequence[float], other: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of ``other − base`` over the deals both were played on."""
     diffs = [o - b for b, o in zip(base, other, strict=False)]
     n = len(diffs)
     mean = sum(diffs) / n
+    if n < 2:
+        return mean, math.inf
     variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean + RACE_Z * math.sqrt(variance / n)
+    return mean, math.sqrt(variance / n)

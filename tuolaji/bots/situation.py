@@ -6,7 +6,8 @@ history (as :class:`~tuolaji.bots.tracking.Knowledge`) and the table's trump and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from tuolaji.bots.hand import counts_of
 from tuolaji.bots.table import CardTable, card_table
@@ -31,6 +32,9 @@ class Situation:
     know: Knowledge
     points_taken: int
     """The attackers' card points so far (public, R35)."""
+    risk_memo: dict[tuple[int, int, int, int], float] = field(default_factory=dict)
+    """:func:`tuolaji.bots.risk.beat_risk`'s look-ups for this decision (they depend only on the
+    hidden cards, which one decision does not change)."""
 
     @property
     def hand_size(self) -> int:
@@ -44,6 +48,12 @@ class Situation:
     def defending(self) -> bool:
         """Whether this seat's team holds the deal (R3)."""
         return self.seat % 2 == self.dealer % 2
+
+    @cached_property
+    def class_hidden(self) -> tuple[int, ...]:
+        """Hidden cards (``know.unseen``) per suit-class."""
+        unseen = self.know.unseen
+        return tuple(sum(unseen[kind] for kind in kinds) for kinds in self.table.class_kinds)
 
     def hand(self) -> list[int]:
         return [kind for kind, count in enumerate(self.counts) for _ in range(count)]

@@ -7,7 +7,7 @@ uses a :class:`Knowledge` never learns more than the person in that seat would.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tuolaji.bots.table import CardTable
 from tuolaji.cards import DECKS, KINDS, make_card
@@ -22,11 +22,14 @@ class Knowledge:
     the other three hands. ``voids[s]`` holds the suit-classes seat ``s`` has shown it no longer
     holds (it followed a lead of that class with fewer cards of it than led). ``known[s]`` counts
     cards seat ``s`` must still hold (level cards shown in the standing bid and not played since).
+    ``caps[s]`` maps suit-classes to the most copies of any one kind seat ``s`` can still hold in
+    that class (1: it has shown it holds no pair there; see :func:`note_trick`).
     """
 
     unseen: list[int]
     voids: list[set[int]]
     known: list[list[int]]
+    caps: list[dict[int, int]] = field(default_factory=lambda: [{}, {}, {}, {}])
 
     @classmethod
     def build(
@@ -41,11 +44,12 @@ class Knowledge:
         for card in hand:
             unseen[card] -= 1
         voids: list[set[int]] = [set(), set(), set(), set()]
+        caps: list[dict[int, int]] = [{}, {}, {}, {}]
         played_by: list[list[int]] = [[0] * KINDS for _ in range(4)]
         for trick in plays:
             if not trick:
                 continue
-            note_trick(table, trick, voids)
+            note_trick(table, trick, voids, caps)
             for play in trick:
                 for card in play.cards:
                     unseen[card] -= 1
@@ -54,17 +58,42 @@ class Knowledge:
         if bid is not None:
             kind = make_card(table.level, bid.suit)
             known[bid.seat][kind] = max(0, bid.count - played_by[bid.seat][kind])
-        return cls(unseen, voids, known)
+        return cls(unseen, voids, known, caps)
 
 
-def note_trick(table: CardTable, trick: Sequence[PlayRecord], voids: list[set[int]]) -> None:
-    """Record the voids a (possibly unfinished) trick shows: a follower who played fewer cards of
-    the lead's suit-class than were led holds none of that class any more (R23)."""
+def note_trick(
+    table: CardTable, trick: Sequence[PlayRecord], voids: list[set[int]], caps: list[dict[int, int]] | None = None
+) -> None:
+    """Record what a (possibly unfinished) trick shows about the followers' hands.
+
+    Voids (R23): a follower who played fewer cards of the lead's suit-class than were led holds
+    none of that class any more. Caps (R24): when the lead holds a pair (or more) and a follower
+    answered with cards of the lead's class only but without a pair, it held no pair in that class
+    (any pair would have made a better-structured follow), so from then on every kind of the class
+    is held at most once; likewise a lone triple answered without a triple shows at most two of
+    every kind. (A lone bomb tells nothing more: under R25 a four-card tractor may answer it even
+    from a hand holding a bomb.)
+    """
     lead = trick[0].cards
     lead_cls = table.cls[lead[0]]
+    lead_most = max(lead.count(card) for card in set(lead))
+    single_unit = len(set(lead)) == 1
     for play in trick[1:]:
-        if sum(1 for card in play.cards if table.cls[card] == lead_cls) < len(lead):
+        in_class = [card for card in play.cards if table.cls[card] == lead_cls]
+        if len(in_class) < len(lead):
             voids[play.seat].add(lead_cls)
+            continue
+        if caps is None or lead_most < 2:
+            continue
+        most = max(in_class.count(card) for card in set(in_class))
+        if most < 2:
+            cap = 1
+        elif single_unit and lead_most == 3 and most < 3:
+            cap = 2
+        else:
+            continue
+        seat_caps = caps[play.seat]
+        seat_caps[lead_cls] = min(cap, seat_caps.get(lead_cls, cap))
 
 
 def trick_plays(tricks: Sequence[TrickRecord], current: Sequence[PlayRecord]) -> list[Sequence[PlayRecord]]:
