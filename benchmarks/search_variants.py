@@ -83,7 +83,7 @@ def _audited_race(race: Any) -> Any:
         def recording_pick(values: Sequence[Sequence[float]]) -> int:
             index = pick(values)
             if index:
-                promised.append(sum(o - b for b, o in zip(values[0], values[index], strict=False)) / len(values[index]))
+                promised.append(search.paired_gain(values[0], values[index])[0])
             return index
 
         search.pick = recording_pick

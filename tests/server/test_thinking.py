@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from tests.game.helpers import hands_with, playing_round
-from tuolaji.bots import make_bot
+from tuolaji.bots import canonical_name, make_bot
 from tuolaji.cards import KINDS
 from tuolaji.game.actions import Play, Retract, SetAutoPlay
 from tuolaji.game.round import Round
-from tuolaji.server.autoplay import TurnStamp, canonical_bot, legal_play, make_autoplayer
+from tuolaji.server.autoplay import TurnStamp, legal_play, make_autoplayer
 from tuolaji.server.thinking import ThinkingPool
 
 
@@ -71,10 +71,10 @@ def test_an_illegal_answer_becomes_the_hint() -> None:
 
 
 def test_bot_names_and_levels() -> None:
-    assert [canonical_bot(name) for name in ("easy", "normal", "hard")] == ["random", "heuristic", "search"]
-    assert canonical_bot("search") == "search"
+    assert [canonical_name(name) for name in ("easy", "normal", "hard")] == ["random", "heuristic", "search"]
+    assert canonical_name("search") == "search"
     with pytest.raises(ValueError, match="'deep-blue'"):
-        canonical_bot("deep-blue")
+        canonical_name("deep-blue")
     # A search seat bids and stands in with the heuristic in the table's task.
     assert type(make_autoplayer("search", 1)) is type(make_bot("heuristic", 1))
     assert type(make_autoplayer(None, 1)) is type(make_bot("heuristic", 1))

@@ -18,13 +18,22 @@ BOT_NAMES = ("random", "heuristic", "search")
 ALIASES = {"easy": "random", "normal": "heuristic", "hard": "search"}
 
 
+def canonical_name(name: str) -> str:
+    """The bot called ``name`` or by its level (``easy``, ``normal``, ``hard``); ``ValueError``
+    naming it for an unknown one."""
+    key = ALIASES.get(name, name)
+    if key not in BOT_NAMES:
+        raise ValueError(f"unknown bot {name!r}: expected one of {', '.join(BOT_NAMES)} or {', '.join(ALIASES)}")
+    return key
+
+
 def make_bot(name: str, seed: int = 0, **options: Any) -> Bot:
     """The bot called ``name`` (or its alias), deterministic for ``seed``.
 
     ``search`` takes ``budget_ms`` (time budget per move, default 300), ``horizon_tricks`` and
     ``candidates`` (see :mod:`tuolaji.bots.search`). Unknown names and options raise ``ValueError``.
     """
-    key = ALIASES.get(name, name)
+    key = canonical_name(name)
     if key == "search":
         from tuolaji.bots.search import SearchBot
 
@@ -33,9 +42,7 @@ def make_bot(name: str, seed: int = 0, **options: Any) -> Bot:
         raise ValueError(f"bot {name!r} takes no options, got {', '.join(sorted(options))}")
     if key == "random":
         return RandomBot(seed)
-    if key == "heuristic":
-        return HeuristicBot(seed)
-    raise ValueError(f"unknown bot {name!r}: expected one of {', '.join(BOT_NAMES)} or {', '.join(ALIASES)}")
+    return HeuristicBot(seed)
 
 
-__all__ = ["ALIASES", "BOT_NAMES", "Bot", "make_bot"]
+__all__ = ["ALIASES", "BOT_NAMES", "Bot", "canonical_name", "make_bot"]

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from tuolaji.bots import ALIASES, BOT_NAMES, make_bot
+from tuolaji.bots import ALIASES, BOT_NAMES, canonical_name, make_bot
 from tuolaji.bots.base import Bot
 from tuolaji.bots.bidding import choose_bid
 from tuolaji.game.actions import Bid, CloseBidding, DealCards, Play
@@ -137,7 +137,7 @@ def play_deal(a: str, b: str, seed: int, index: int, preset: str, budget_ms: int
 
 
 def _make(name: str, seed: int, budget_ms: int) -> Bot:
-    if ALIASES.get(name, name) == "search":
+    if canonical_name(name) == "search":
         return make_bot(name, seed, budget_ms=budget_ms)
     return make_bot(name, seed)
 

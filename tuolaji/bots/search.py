@@ -209,31 +209,19 @@ def pick(values: Sequence[Sequence[float]]) -> int:
     heuristic's choice, played on every deal; the others on the first deals, paired): the
     alternative whose gain over index 0 is surest, if its mean gain reaches :data:`SWITCH_MARGIN`
     and its gain less :data:`SWITCH_Z` standard errors is above zero; else 0."""
-    base = values[0]
-    gains = {i: _mean_gain(base, values[i]) for i in range(1, len(values)) if values[i]}
-    sure = {i: _lower_gain(base, values[i]) for i in gains if gains[i] >= SWITCH_MARGIN}
+    gains = {i: paired_gain(values[0], values[i]) for i in range(1, len(values)) if values[i]}
+    sure = {i: mean - SWITCH_Z * error for i, (mean, error) in gains.items() if mean >= SWITCH_MARGIN}
     best = max(sure, key=lambda i: (sure[i], -i), default=0)
     return best if best and sure[best] > 0 else 0
 
 
-def _mean_gain(base: Sequence[float], other: Sequence[float]) -> float:
-    """Mean of ``other − base`` over the deals both were played on."""
-    return sum(o - b for b, o in zip(base, other, strict=False)) / len(other)
-
-
 def _upper_gain(base: Sequence[float], other: Sequence[float]) -> float:
     """An optimistic bound on the mean gain of ``other`` over ``base`` (paired deals)."""
-    mean, error = _gain_and_error(base, other)
+    mean, error = paired_gain(base, other)
     return mean + RACE_Z * error
 
 
-def _lower_gain(base: Sequence[float], other: Sequence[float]) -> float:
-    """A pessimistic bound on the mean gain of ``other`` over ``base`` (paired deals)."""
-    mean, error = _gain_and_error(base, other)
-    return mean - SWITCH_Z * error
-
-
-def _gain_and_error(base: Sequence[float], other: Sequence[float]) -> tuple[float, float]:
+def paired_gain(base: Sequence[float], other: Sequence[float]) -> tuple[float, float]:
     """Mean and standard error of ``other − base`` over the deals both were played on."""
     diffs = [o - b for b, o in zip(base, other, strict=False)]
     n = len(diffs)

@@ -62,7 +62,7 @@ class Knowledge:
 
 
 def note_trick(
-    table: CardTable, trick: Sequence[PlayRecord], voids: list[set[int]], caps: list[dict[int, int]] | None = None
+    table: CardTable, trick: Sequence[PlayRecord], voids: list[set[int]], caps: list[dict[int, int]]
 ) -> None:
     """Record what a (possibly unfinished) trick shows about the followers' hands.
 
@@ -83,7 +83,7 @@ def note_trick(
         if len(in_class) < len(lead):
             voids[play.seat].add(lead_cls)
             continue
-        if caps is None or lead_most < 2:
+        if lead_most < 2:
             continue
         most = max(in_class.count(card) for card in set(in_class))
         if most < 2:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from tuolaji.bots import ALIASES, BOT_NAMES, make_bot
+from tuolaji.bots import make_bot
 from tuolaji.game.actions import Action, Bid, Play
 from tuolaji.game.round import Phase, Round
 from tuolaji.game.view import SeatView
@@ -29,14 +29,6 @@ class Chooser(Protocol):
     def choose(self, view: SeatView) -> Action | None:
         """The bot's action for ``view``, or None."""
         ...
-
-
-def canonical_bot(name: str) -> str:
-    """The bot called ``name`` or by its level (``easy``, ``normal``, ``hard``); ValueError naming it."""
-    key = ALIASES.get(name, name)
-    if key not in BOT_NAMES:
-        raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOT_NAMES)} (levels {', '.join(ALIASES)})")
-    return key
 
 
 def make_autoplayer(bot: str | None, seed: int) -> Chooser:

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from tuolaji.bots import canonical_name
 from tuolaji.cards import SUITS, CardParseError, parse_cards
-from tuolaji.server.autoplay import canonical_bot
 
 PROTOCOL_VERSION: Final = 2
 MAX_FRAME_BYTES: Final = 16 * 1024
@@ -84,7 +84,7 @@ def _bot(name: str, value: object) -> object:
     if not isinstance(value, str) or len(value) > MAX_BOT_NAME:
         raise ValueError(f'field {name!r} must be a bot name (at most {MAX_BOT_NAME} characters), e.g. "hard"')
     try:
-        return canonical_bot(value)
+        return canonical_name(value)
     except ValueError as error:
         raise ValueError(f"field {name!r}: {error}") from None
 
