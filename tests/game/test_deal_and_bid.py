@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -22,6 +23,7 @@ from tuolaji.game import (
     WrongPhase,
 )
 from tuolaji.game.simulate import play_random_round
+from tuolaji.game.view import BidRecord
 
 from .helpers import hands_with, stacked_round
 
@@ -158,3 +160,50 @@ def test_replaying_the_actions_reproduces_the_round() -> None:
     assert replayed.tricks == original.tricks
     again = Round(original.setup)
     assert [event for action in original.actions for event in again.apply(action)] == events
+
+
+def test_every_seat_and_a_spectator_see_every_bid_in_order() -> None:
+    """R16–R18: bids are public and shown cards stay in the hand, so every view lists every accepted
+    bid of the round, oldest first (overturned ones too); ``bid`` is the last of them."""
+    hands = hands_with({0: "TS TS TS TS", 1: "TH TH TH", 3: "TD"})
+    round_ = stacked_round(hands, dealer=None, level="T")
+    round_.apply(DealCards(DECK_SIZE))
+    spade, heart = SUITS.index("S"), SUITS.index("H")
+    for seat in (None, 0, 1, 2, 3):
+        assert round_.view(seat).bids == () and round_.view(seat).bid is None
+    steps = [
+        (Bid(0, spade, 1), "bid"),  # R16
+        (Bid(1, heart, 2), "overturn"),  # R18
+        (Bid(1, heart, 3), "reinforce"),  # R17
+        (Bid(0, spade, 4), "overturn"),  # R18: the first bidder takes it back; 4 cannot be overturned
+    ]
+    expected: list[BidRecord] = []
+    for action, kind in steps:
+        assert round_.apply(action)[0].data["kind"] == kind
+        expected.append(BidRecord(action.seat, action.suit, action.count))
+        for seat in (None, 0, 1, 2, 3):
+            view = round_.view(seat)
+            assert view.bids == tuple(expected) and view.bid == expected[-1]
+    with pytest.raises(BadBid, match="R18"):
+        round_.apply(Bid(3, SUITS.index("D"), 1))
+    assert round_.bids == expected
+    round_.apply(CloseBidding())
+    assert round_.dealer == 0 and round_.trump is not None and round_.trump.suit == spade
+    for seat in (None, 0, 1, 2, 3):
+        data = json.loads(json.dumps(round_.view(seat).to_json()))
+        assert data["bids"] == [
+            {"seat": 0, "suit": "S", "count": 1},
+            {"seat": 1, "suit": "H", "count": 2},
+            {"seat": 1, "suit": "H", "count": 3},
+            {"seat": 0, "suit": "S", "count": 4},
+        ]
+        assert data["bid"] == data["bids"][-1]
+
+
+def test_a_redealt_round_lists_no_bids() -> None:
+    """R20: nobody bid, so the finished round's views show an empty bid history."""
+    round_ = Round(RoundSetup(seed=2))
+    round_.apply(DealCards(DECK_SIZE))
+    round_.apply(CloseBidding())
+    assert round_.result is not None and round_.result.kind == "redeal"
+    assert round_.view(None).bids == () and round_.view(1).to_json()["bids"] == []

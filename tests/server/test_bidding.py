@@ -1,4 +1,5 @@
-"""Bidding over the socket: a bid, 加固 (R17), 反主 (R18) and a refused bid, in a reproducible deal."""
+"""Bidding over the socket: a bid, 加固 (R17), 反主 (R18) and a refused bid, in a reproducible deal;
+every view lists the whole bid history."""
 
 from __future__ import annotations
 
@@ -62,5 +63,14 @@ async def test_bid_reinforce_overturn(live_server_factory: Callable[..., LiveSer
         # R19: in the first hand of a match the standing bid makes its bidder the dealer (反主反莊).
         assert view["trump_suit"] == SUITS[y] and view["dealer"] == b and view["to_move"] == b
         assert view["bid"] == {"seat": b, "suit": SUITS[y], "count": 3}
+        # R16–R18: bids are public, so every seat's view lists all of them in order, the standing one last.
+        bids = [
+            {"seat": a, "suit": SUITS[x], "count": 1},
+            {"seat": a, "suit": SUITS[x], "count": 2},
+            {"seat": b, "suit": SUITS[y], "count": 3},
+        ]
+        assert view["bids"] == bids
+        for client in clients[1:]:
+            assert (await wait_state(client, lambda view: view["phase"] == "playing"))["view"]["bids"] == bids
     finally:
         await close_all(clients)

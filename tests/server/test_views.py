@@ -6,6 +6,7 @@ import contextlib
 import json
 
 from tuolaji.bots import make_bot
+from tuolaji.cards import SUITS, make_card
 from tuolaji.game.actions import Bid, CloseBidding, CloseReview, DealCards, Play, Remind, Retract
 from tuolaji.game.errors import GameError
 from tuolaji.game.options import TableOptions
@@ -93,3 +94,25 @@ def test_views_match_to_json_through_two_hands() -> None:
                     check(round_, encoder)
                     round_.apply(Retract(mover))
             check(round_, encoder)
+
+
+def test_every_view_on_the_wire_lists_the_whole_bid_history() -> None:
+    """R16–R18: bids are public, so the client JSON of every seat and of a spectator has every
+    accepted bid in order (``bids``), the last one being the standing ``bid``; the same in the
+    fast encoder and in the plain wire view."""
+    round_ = Round(RoundSetup(seed=5, options=TableOptions(deal_interval_ms=0)))
+    round_.apply(DealCards(216))
+    held = [[round_.hand(seat).count(make_card(round_.level, suit)) for suit in range(4)] for seat in range(4)]
+    a, x = next((seat, suit) for seat in range(4) for suit in range(4) if held[seat][suit] >= 1)
+    b, y = next((seat, suit) for seat in range(4) for suit in range(4) if seat != a and held[seat][suit] >= 2)
+    encoder = ViewEncoder()
+    assert json.loads(ViewEncoder.seat_view(encoder.public(round_.view(None)), round_.view(None)))["bids"] == []
+    round_.apply(Bid(a, x, 1))
+    round_.apply(Bid(b, y, 2))
+    expected = [{"seat": a, "suit": SUITS[x], "count": 1}, {"seat": b, "suit": SUITS[y], "count": 2}]
+    for full in (False, True):
+        public = encoder.public(round_.view(None), full)
+        for seat in (None, 0, 1, 2, 3):
+            view = round_.view(seat)
+            for data in (json.loads(ViewEncoder.seat_view(public, view)), wire_view(view, full)):
+                assert data["bids"] == expected and data["bid"] == expected[-1]

@@ -1,7 +1,7 @@
 """Determinization: deal the hidden cards to the other three seats consistently with the view.
 
 The hidden cards are exactly ``Knowledge.unseen``; each other seat gets as many as it holds
-(``view.hand_sizes``). Cards a seat is known to hold (shown in the standing bid) go to it first;
+(``view.hand_sizes``). Cards a seat is known to hold (level cards shown in its bids) go to it first;
 no seat gets a card of a suit-class it has shown a void in, nor more copies of a kind than its caps
 allow (it has shown it holds no pair there, :func:`tuolaji.bots.tracking.note_trick`). Seats are
 dealt one at a time, the one with the least slack first: it takes the cards the seats after it may

@@ -3,8 +3,8 @@
 For a move, the heuristic's best few candidates (:data:`CANDIDATES`; its own choice first) are each
 tried against the same sampled deals of the hidden cards (:mod:`tuolaji.bots.sampling`: consistent
 with the cards seen, the voids shown, the pairs a seat has shown it lacks (R24 caps,
-:func:`tuolaji.bots.tracking.note_trick`) and the standing bid). A move with one candidate is played at
-once. From each deal and candidate the hand is played on by the heuristic policy for all four seats
+:func:`tuolaji.bots.tracking.note_trick`) and the level cards shown in bids). A move with one
+candidate is played at once. From each deal and candidate the hand is played on by the heuristic policy for all four seats
 (:mod:`tuolaji.bots.playout`) for up to :data:`HORIZON_TRICKS` tricks, or to the end of the hand
 once the bot holds :data:`ENDGAME_CARDS` cards or fewer, and scored for the bot's team as
 

@@ -71,6 +71,6 @@ class Situation:
             dealer=view.dealer,
             counts=counts_of(view.hand),
             trick=[(play.seat, play.cards) for play in view.trick],
-            know=Knowledge.build(table, view.hand, trick_plays(view.tricks, view.trick), view.bid),
+            know=Knowledge.build(table, view.hand, trick_plays(view.tricks, view.trick), view.bids),
             points_taken=view.attackers_points,
         )

@@ -21,7 +21,8 @@ class Knowledge:
     ``unseen`` counts, per kind, the cards neither in this seat's hand nor played yet: they are in
     the other three hands. ``voids[s]`` holds the suit-classes seat ``s`` has shown it no longer
     holds (it followed a lead of that class with fewer cards of it than led). ``known[s]`` counts
-    cards seat ``s`` must still hold (level cards shown in the standing bid and not played since).
+    cards seat ``s`` must still hold: level cards it showed in any bid of the round, standing or
+    overturned (R16–R18: shown cards stay in the hand), and has not played since.
     ``caps[s]`` maps suit-classes to the most copies of any one kind seat ``s`` can still hold in
     that class (1: it has shown it holds no pair there; see :func:`note_trick`).
     """
@@ -37,9 +38,11 @@ class Knowledge:
         table: CardTable,
         hand: Sequence[int],
         plays: Iterable[Sequence[PlayRecord]],
-        bid: BidRecord | None,
+        bids: Sequence[BidRecord],
     ) -> Knowledge:
-        """Count from the seat's hand, every trick so far (finished and current) and the bid."""
+        """Count from the seat's hand, every trick so far (finished and current) and every bid of the
+        round (``SeatView.bids``): per seat and suit, the most level cards it ever showed in that suit,
+        less those it has played since."""
         unseen = [DECKS] * KINDS
         for card in hand:
             unseen[card] -= 1
@@ -54,10 +57,14 @@ class Knowledge:
                 for card in play.cards:
                     unseen[card] -= 1
                     played_by[play.seat][card] += 1
-        known = [[0] * KINDS for _ in range(4)]
-        if bid is not None:
+        shown = [[0] * KINDS for _ in range(4)]
+        for bid in bids:
             kind = make_card(table.level, bid.suit)
-            known[bid.seat][kind] = max(0, bid.count - played_by[bid.seat][kind])
+            shown[bid.seat][kind] = max(shown[bid.seat][kind], bid.count)
+        known = [
+            [max(0, count - played) for count, played in zip(shown[seat], played_by[seat], strict=True)]
+            for seat in range(4)
+        ]
         return cls(unseen, voids, known, caps)
 
 

@@ -130,7 +130,8 @@ class Round:
         self.dealt = 0
         self.hands: list[list[Card]] = [[], [], [], []]
         self.dealer: int | None = setup.dealer
-        self.bid: BidRecord | None = None
+        self.bids: list[BidRecord] = []
+        """Every accepted bid (R16), 加固 (R17) and 反主 (R18) of this round in order; the last one stands."""
         self.trump: Trump | None = None
         self.phase = Phase.DEALING
         self.leader: int | None = None
@@ -174,6 +175,11 @@ class Round:
     def lead(self) -> tuple[Card, ...] | None:
         """The current trick's lead, or None when nobody has led yet."""
         return self.plays.get(self.leader) if self.leader is not None else None
+
+    @property
+    def bid(self) -> BidRecord | None:
+        """The standing bid: the newest of ``bids``, or None before anyone bid."""
+        return self.bids[-1] if self.bids else None
 
     @property
     def attackers(self) -> int | None:
@@ -284,7 +290,7 @@ class Round:
                 kind = "overturn"
             if count <= self.bid.count:
                 raise BadBid(f"{name}: must show more than the standing {self.bid.count} (R17, R18)")
-        self.bid = BidRecord(seat, suit, count)
+        self.bids.append(BidRecord(seat, suit, count))
         return [Event("bid", {"seat": seat, "suit": suit, "count": count, "kind": kind})]
 
     def _close_bidding(self) -> list[Event]:
@@ -534,6 +540,7 @@ class Round:
             dealer=self.dealer,
             first_hand=self.setup.first_hand,
             bid=self.bid,
+            bids=tuple(self.bids),
             trump_suit=self.trump.suit if self.trump else None,
             hand=hand,
             hand_sizes=tuple(len(cards) for cards in self.hands),

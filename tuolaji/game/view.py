@@ -72,6 +72,8 @@ class TrickRecord:
 
 @dataclass(frozen=True)
 class BidRecord:
+    """A bid as shown at the table: ``seat`` showed ``count`` identical level cards of ``suit`` (R16–R18)."""
+
     seat: int
     suit: int
     count: int
@@ -119,6 +121,8 @@ class SeatView:
     dealer: int | None
     first_hand: bool
     bid: BidRecord | None
+    bids: tuple[BidRecord, ...]
+    """Every accepted bid of this round, oldest first (R16–R18: bids are public); ``bid`` is the last one."""
     trump_suit: int | None
     hand: tuple[Card, ...]
     hand_sizes: tuple[int, ...]

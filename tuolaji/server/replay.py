@@ -53,7 +53,7 @@ def record_setup(record: dict[str, Any]) -> RoundSetup:
 
 def record_details(record: dict[str, Any]) -> dict[str, Any]:
     """What a replay shows, derived by replaying a ``HandRecord``: each seat's 54 cards after the deal,
-    the final bid, dealer and trump, and every judged trick (docs/PROTOCOL.md §1)."""
+    the final bid and every bid before it, dealer and trump, and every judged trick (docs/PROTOCOL.md §1)."""
     from tuolaji.cards import RANKS, SUITS, format_card
     from tuolaji.game.actions import DealCards, action_from_json
     from tuolaji.game.round import Round
@@ -68,6 +68,7 @@ def record_details(record: dict[str, Any]) -> dict[str, Any]:
     return {
         "hands": dealt,
         "bid": round_.bid.to_json() if round_.bid is not None else None,
+        "bids": [bid.to_json() for bid in round_.bids],
         "dealer": round_.dealer,
         "trump": {
             "level": RANKS[round_.level],

@@ -30,8 +30,8 @@ _QUOTED: Final = tuple(f'"{name}"' for name in _NAMES)
 
 _PUBLIC_FIELDS: Final = frozenset(
     {
-        "phase", "level", "dealer", "first_hand", "bid", "trump_suit", "hand_sizes", "cards_dealt", "to_move",
-        "leader", "trick", "tricks", "attackers_points", "point_cards", "retraction_points", "autoplay",
+        "phase", "level", "dealer", "first_hand", "bid", "bids", "trump_suit", "hand_sizes", "cards_dealt",
+        "to_move", "leader", "trick", "tricks", "attackers_points", "point_cards", "retraction_points", "autoplay",
         "timeouts", "result", "preset", "illegal_follow",
     }
 )  # fmt: skip
@@ -63,6 +63,7 @@ def _public_fields(view: SeatView) -> dict[str, Any]:
         "dealer": view.dealer,
         "first_hand": view.first_hand,
         "bid": _bid(view.bid) if view.bid is not None else None,
+        "bids": [_bid(bid) for bid in view.bids],
         "trump_suit": SUITS[view.trump_suit] if view.trump_suit is not None else None,
         "hand_sizes": list(view.hand_sizes),
         "cards_dealt": view.cards_dealt,

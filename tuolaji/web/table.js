@@ -14,7 +14,8 @@ import { language, t, title } from "./i18n.js";
  * @typedef {{seat: number, cards: string[]}} PlayRecord
  * @typedef {{leader: number, plays: PlayRecord[], winner: number, points: number, multiplier: number}} TrickRecord
  * @typedef {{seat: number|null, phase: string, level: string, dealer: number|null, first_hand: boolean,
- *   bid: {seat: number, suit: string, count: number}|null, trump_suit: string|null, hand: string[], hand_sizes: number[],
+ *   bid: {seat: number, suit: string, count: number}|null, bids?: {seat: number, suit: string, count: number}[],
+ *   trump_suit: string|null, hand: string[], hand_sizes: number[],
  *   cards_dealt: number, to_move: number|null, leader: number|null, trick: PlayRecord[],
  *   tricks_played: number, last_trick: TrickRecord|null, tricks?: TrickRecord[],
  *   attackers_points: number, point_cards: string[], retraction_points: number[], autoplay: boolean[], timeouts: number[],
@@ -247,9 +248,11 @@ export class TableView {
       seat === null ? t(team === 0 ? "team_ns" : "team_ew") : t(team === myTeam ? "our_team" : "their_team");
     const bid = view?.bid
       ? t("bid_by", { name: seatName(summary?.seats[view.bid.seat]), bid: bidLabel(view.bid) }) : t("no_bid");
+    // Every bid of the hand, oldest first (R16–R18), as a tooltip; older servers send no `bids`.
+    const history = (view?.bids ?? []).map((b) => `${seatName(summary?.seats[b.seat])} ${bidLabel(b)}`).join(" → ");
     fill(this.info,
       h("div.info-main", {}, h("span.info-level", {}, t("hand_level", { level: levelText(ctx.level) })), trump),
-      h("div.info-bid", {}, bid),
+      h("div.info-bid", { title: history || null }, bid),
       h("div.info-teams", {},
         h("span", { class: myTeam === 0 && seat !== null ? "mine" : "" }, `${teamLabel(0)} ${levelText(levels[0])}`),
         h("span", { class: myTeam === 1 && seat !== null ? "mine" : "" }, `${teamLabel(1)} ${levelText(levels[1])}`)),
