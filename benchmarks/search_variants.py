@@ -6,17 +6,20 @@ variant; otherwise the run is exactly ``tuolaji arena search heuristic --deals N
 --budget-ms B --jobs J``.
 
 ``--oracle`` lets the search sample only the true deal (it sees every hand: an upper bound on what
-better sampling could give, not a legal player). ``--audit`` (one process) replays every move on
-which the search replaced the heuristic's choice and prints what the switch promised in the race,
-what 60 fresh sampled deals say of it, and what it is worth on the true deal.
+better sampling could give, not a legal player); ``--lengths`` lets it sample deals that give every
+seat its true number of cards of each suit-class (the cards within a class at random). ``--audit``
+(one process) replays every move on which the search replaced the heuristic's choice and prints
+what the switch promised in the race, what 60 fresh sampled deals say of it, and what it is worth
+on the true deal, overall and by stage of the hand and kind of move.
 
 Run: ``.venv/bin/python benchmarks/search_variants.py --deals 120 --seed 99 --budget-ms 100 --jobs 2
-[--set SPREAD=0.25] [--oracle | --audit]``.
+[--set SPREAD=0.25] [--oracle | --lengths | --audit]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 from collections.abc import Callable, Sequence
@@ -34,7 +37,7 @@ from tuolaji.game.view import SeatView
 
 AUDIT_DEALS = 60
 _current: dict[str, Round] = {}
-_audit: list[tuple[float, float, float]] = []
+_audit: list[tuple[float, float, float, int, bool, float]] = []
 
 
 def _set_constant(assignment: str) -> None:
@@ -78,12 +81,15 @@ def _value(sit: Situation, hands: Sequence[Sequence[int]], cards: tuple[int, ...
 def _audited_race(race: Any) -> Any:
     def wrapped(self: search.SearchBot, view: SeatView, sit: Situation, candidates: Sequence[tuple[int, ...]]) -> int:
         promised: list[float] = []
+        sureness: list[float] = []
         pick = search.pick
 
         def recording_pick(values: Sequence[Sequence[float]]) -> int:
             index = pick(values)
             if index:
-                promised.append(search.paired_gain(values[0], values[index])[0])
+                mean, error = search.paired_gain(values[0], values[index])
+                promised.append(mean)
+                sureness.append(mean / error if error else math.inf)
             return index
 
         search.pick = recording_pick
@@ -102,7 +108,7 @@ def _audited_race(race: Any) -> Any:
                 )
             true = _true_hands()
             real = _value(sit, true, candidates[index], horizon) - _value(sit, true, candidates[0], horizon)
-            _audit.append((promised[0], statistics.mean(fresh), real))
+            _audit.append((promised[0], statistics.mean(fresh), real, sit.hand_size, bool(sit.trick), sureness[0]))
         return index
 
     return wrapped
@@ -114,6 +120,55 @@ def _oracle_sample(
     return _true_hands()
 
 
+def _lengths_sample(
+    table: Any, know: Any, seat: int, own: Sequence[int], sizes: Sequence[int], rng: random.Random
+) -> list[list[int]]:
+    """A deal where every seat holds its true number of cards of each suit-class (the cards of a
+    class shared at random among the seats short of them)."""
+    true = _true_hands()
+    hands = [[0] * len(own) for _ in range(4)]
+    hands[seat] = list(own)
+    for kinds in table.class_kinds:
+        cards = [kind for kind in kinds for _ in range(know.unseen[kind])]
+        rng.shuffle(cards)
+        for other in range(4):
+            if other == seat:
+                continue
+            for _ in range(sum(true[other][kind] for kind in kinds)):
+                hands[other][cards.pop()] += 1
+    return hands
+
+
+STAGES = ((0, 16), (17, 30), (31, 44), (45, 54))
+"""Cards in the switching seat's hand, for the audit's breakdown."""
+SURENESS = ((0.0, 0.5), (0.5, 1.0), (1.0, 1.5), (1.5, 2.5), (2.5, math.inf))
+"""How many standard errors the race's mean gain was, for the audit's breakdown."""
+
+
+def _print_audit_rows(label: str, rows: Sequence[tuple[float, ...]]) -> None:
+    if len(rows) < 2:
+        return
+    promised, fresh, true = (statistics.mean(row[column] for row in rows) for column in range(3))
+    error = 1.96 * statistics.stdev(row[2] for row in rows) / len(rows) ** 0.5
+    print(
+        f"  {label}: {len(rows)} switches, promised {promised:+.3f}, fresh {fresh:+.3f}, true {true:+.3f} ± {error:.3f}"
+    )
+
+
+def _print_audit_by_stage() -> None:
+    """The audit's three means by stage of the hand and by how sure the race was, per kind of move."""
+    for low, high in STAGES:
+        for follow in (False, True):
+            kind = "follow" if follow else "lead"
+            rows = [row for row in _audit if low <= row[3] <= high and row[4] == follow]
+            _print_audit_rows(f"{low}-{high} cards, {kind}", rows)
+    for low_z, high_z in SURENESS:
+        for follow in (False, True):
+            kind = "follow" if follow else "lead"
+            rows = [row for row in _audit if low_z <= row[5] < high_z and row[4] == follow]
+            _print_audit_rows(f"{kind}s with mean gain {low_z}-{high_z} standard errors", rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=120)
@@ -123,14 +178,17 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--oracle", action="store_true", help="the search samples only the true deal")
+    mode.add_argument("--lengths", action="store_true", help="the search samples true suit-class lengths")
     mode.add_argument("--audit", action="store_true", help="audit every switch (runs in one process)")
     args = parser.parse_args()
     for assignment in args.set:
         _set_constant(assignment)
-    if args.oracle or args.audit:
+    if args.oracle or args.audit or args.lengths:
         vars(arena)["play_round"] = _remember_round(arena.play_round)
     if args.oracle:
         vars(search)["sample_hands"] = _oracle_sample
+    if args.lengths:
+        vars(search)["sample_hands"] = _lengths_sample
     if args.audit:
         search.SearchBot.race = _audited_race(search.SearchBot.race)  # type: ignore[method-assign]
     jobs = 1 if args.audit else args.jobs
@@ -144,6 +202,7 @@ def main() -> None:
         print(f"switches: {len(_audit)} ({len(_audit) / hands:.2f} per hand, both seats of the team)")
         for label, column in (("promised in the race", 0), ("60 fresh deals", 1), ("on the true deal", 2)):
             print(f"  mean gain per switch, {label}: {statistics.mean(row[column] for row in _audit):+.3f}")
+        _print_audit_by_stage()
 
 
 if __name__ == "__main__":
