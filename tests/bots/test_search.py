@@ -13,7 +13,6 @@ from tuolaji.bots.heuristic import choose_play, legal_follows, ranked_follows, r
 from tuolaji.bots.search import (
     END,
     ENDGAME_CARDS,
-    LEAD_SEARCH_CARDS,
     LEVEL_STEPS,
     SWITCH_MARGIN,
     SearchBot,
@@ -65,22 +64,6 @@ def test_search_moves_are_candidates_and_deterministic() -> None:
         else:
             assert cards in ranked_leads(sit)[: bot.candidates]
     assert sit.hand_size <= ENDGAME_CARDS
-
-
-def test_early_leads_are_the_heuristics() -> None:
-    """Before the end game the search plays the heuristic's lead (LEAD_SEARCH_CARDS), whatever the budget."""
-    bot = SearchBot(0)
-    for seed, moves in ((6, 0), (7, 0), (9, 120)):
-        round_ = advanced(seed, moves)
-        seat = round_.to_move
-        assert seat is not None
-        sit = Situation.from_view(round_.view(seat))
-        assert not sit.trick
-        if sit.hand_size > LEAD_SEARCH_CARDS:
-            assert bot.candidates_for(sit) == [choose_play(sit)]
-        else:
-            assert bot.candidates_for(sit) == ranked_leads(sit)[: bot.candidates]
-            assert len(bot.candidates_for(sit)) > 1
 
 
 def test_no_deal_in_budget_keeps_the_heuristic_choice() -> None:

@@ -3,10 +3,8 @@
 For a move, the heuristic's best few candidates (:data:`CANDIDATES`; its own choice first) are each
 tried against the same sampled deals of the hidden cards (:mod:`tuolaji.bots.sampling`: consistent
 with the cards seen, the voids shown, the pairs a seat has shown it lacks (R24 caps,
-:func:`tuolaji.bots.tracking.note_trick`) and the level cards shown in bids). Leads are searched
-only once the bot holds :data:`LEAD_SEARCH_CARDS` cards or fewer (earlier, the heuristic's lead is
-played: a lead's worth hangs on where the hidden cards are, and the sampled deals misjudged it). A
-move with one candidate is played at once. From each deal and candidate the hand is played on by
+:func:`tuolaji.bots.tracking.note_trick`) and the level cards shown in bids). A move with one
+candidate is played at once. From each deal and candidate the hand is played on by
 the heuristic policy for all four seats (:mod:`tuolaji.bots.playout`) for up to
 :data:`HORIZON_TRICKS` tricks, or to the end of the hand once the bot holds :data:`ENDGAME_CARDS`
 cards or fewer, and scored for the bot's team as
@@ -73,10 +71,6 @@ than the heuristic's own choice to replace it; below that the difference is most
 ENDGAME_CARDS = 16
 """From this many cards in hand down, play-outs run to the end of the hand (the last trick's
 multiplier, 摳底 R35, is then in every play-out)."""
-LEAD_SEARCH_CARDS = ENDGAME_CARDS
-"""Leads are searched only from this many cards in hand down; before that the heuristic's lead is
-played. Audited (docs/BENCHMARKS.md): earlier lead switches were worth about nothing on fresh
-sampled deals and less than nothing on the true deal, while follow switches held up at every stage."""
 END = 1000
 """A horizon longer than any hand."""
 MIN_DEALS = 8
@@ -176,12 +170,10 @@ class SearchBot(Bot):
         return candidates[self.race(view, sit, candidates)]
 
     def candidates_for(self, sit: Situation) -> list[tuple[int, ...]]:
-        """The moves compared, the heuristic's choice first: its best legal follows, its best leads
-        in the end game (:data:`LEAD_SEARCH_CARDS`), else its lead alone."""
+        """The moves compared, the heuristic's choice first: its best legal follows or its best leads."""
         if sit.trick:
             return legal_follows(sit, ranked_follows(sit), self.candidates)
-        leads = ranked_leads(sit)
-        return leads[: self.candidates] if sit.hand_size <= LEAD_SEARCH_CARDS else leads[:1]
+        return ranked_leads(sit)[: self.candidates]
 
     def race(self, view: SeatView, sit: Situation, candidates: Sequence[tuple[int, ...]]) -> int:
         """The index of the candidate to play (see the module docstring): sampled deals are played
