@@ -37,7 +37,7 @@ from tuolaji.game.view import SeatView
 
 AUDIT_DEALS = 60
 _current: dict[str, Round] = {}
-_audit: list[tuple[float, float, float, int, bool, float]] = []
+_audit: list[tuple[float, float, float, int, bool, float, int]] = []
 
 
 def _set_constant(assignment: str) -> None:
@@ -108,7 +108,8 @@ def _audited_race(race: Any) -> Any:
                 )
             true = _true_hands()
             real = _value(sit, true, candidates[index], horizon) - _value(sit, true, candidates[0], horizon)
-            _audit.append((promised[0], statistics.mean(fresh), real, sit.hand_size, bool(sit.trick), sureness[0]))
+            row = (promised[0], statistics.mean(fresh), real, sit.hand_size, bool(sit.trick), sureness[0], index)
+            _audit.append(row)
         return index
 
     return wrapped
@@ -156,7 +157,8 @@ def _print_audit_rows(label: str, rows: Sequence[tuple[float, ...]]) -> None:
 
 
 def _print_audit_by_stage() -> None:
-    """The audit's three means by stage of the hand and by how sure the race was, per kind of move."""
+    """The audit's three means by stage of the hand, by how sure the race was and by the rank of the
+    candidate switched to, per kind of move."""
     for low, high in STAGES:
         for follow in (False, True):
             kind = "follow" if follow else "lead"
@@ -167,6 +169,11 @@ def _print_audit_by_stage() -> None:
             kind = "follow" if follow else "lead"
             rows = [row for row in _audit if low_z <= row[5] < high_z and row[4] == follow]
             _print_audit_rows(f"{kind}s with mean gain {low_z}-{high_z} standard errors", rows)
+    for index in sorted({row[6] for row in _audit}):
+        for follow in (False, True):
+            kind = "follow" if follow else "lead"
+            rows = [row for row in _audit if row[6] == index and row[4] == follow]
+            _print_audit_rows(f"{kind}s to the heuristic's choice number {index + 1}", rows)
 
 
 def main() -> None:
