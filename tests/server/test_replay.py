@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from tuolaji.cards import RANKS, SUITS, make_card
+from tuolaji.cards import SUITS, make_card
 from tuolaji.game.actions import Bid, CloseBidding, DealCards, action_to_json
 from tuolaji.game.options import TableOptions
 from tuolaji.game.round import Round, RoundSetup
-from tuolaji.server.replay import record_details
+from tuolaji.server.replay import record_details, setup_json
 
 
 def stored(round_: Round) -> dict[str, Any]:
@@ -17,14 +17,7 @@ def stored(round_: Round) -> dict[str, Any]:
     setup = round_.setup
     return {
         "options": setup.options.to_json(),
-        "setup": {
-            "seed": setup.seed,
-            "dealer": setup.dealer,
-            "level": RANKS[setup.level],
-            "first_hand": setup.first_hand,
-            "autoplay": list(setup.autoplay),
-            "timeouts": list(setup.timeouts),
-        },
+        "setup": setup_json(setup),
         "actions": [action_to_json(action) for action in round_.actions],
     }
 

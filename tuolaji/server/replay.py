@@ -34,6 +34,21 @@ async def _load(url: str, hand_id: int) -> dict[str, Any] | None:
         await db.close()
 
 
+def setup_json(setup: RoundSetup) -> dict[str, Any]:
+    """The ``setup`` field of a stored hand (the inverse of :func:`record_setup`, with the options
+    stored beside it)."""
+    from tuolaji.cards import RANKS
+
+    return {
+        "seed": setup.seed,
+        "dealer": setup.dealer,
+        "level": RANKS[setup.level],
+        "first_hand": setup.first_hand,
+        "autoplay": list(setup.autoplay),
+        "timeouts": list(setup.timeouts),
+    }
+
+
 def record_setup(record: dict[str, Any]) -> RoundSetup:
     """The ``RoundSetup`` a stored hand started from."""
     from tuolaji.cards import parse_rank

@@ -55,6 +55,7 @@ from tuolaji.server.autoplay import (
 )
 from tuolaji.server.clock import Expired, TableClock
 from tuolaji.server.protocol import ClientMessage, message
+from tuolaji.server.replay import setup_json
 from tuolaji.server.thinking import SLOW_BOTS
 from tuolaji.server.views import ViewEncoder, dumps, event_json
 from tuolaji.store.records import HandWrite, SeatRecord, record_hand
@@ -758,14 +759,7 @@ class TableActor:
             number=number,
             seed=setup.seed,
             options=setup.options.to_json(),
-            setup={
-                "seed": setup.seed,
-                "dealer": setup.dealer,
-                "level": RANKS[setup.level],
-                "first_hand": setup.first_hand,
-                "autoplay": list(setup.autoplay),
-                "timeouts": list(setup.timeouts),
-            },
+            setup=setup_json(setup),
             actions=[action_to_json(action) for action in round_.actions],
             result=round_.result,
             seats=[
