@@ -16,7 +16,6 @@ from tuolaji.bots.heuristic import choose_play
 from tuolaji.bots.playout import Playout
 from tuolaji.bots.sampling import sample_hands
 from tuolaji.bots.situation import Situation
-from tuolaji.cards import DECKS
 from tuolaji.game.actions import Play
 from tuolaji.game.playout import play_to_end
 from tuolaji.game.round import Round
@@ -49,14 +48,10 @@ def cost_per_move(views: list[SeatView]) -> float:
     start = time.process_time()
     for view in views:
         sit = Situation.from_view(view)
-        know = sit.know
-        played = [DECKS - know.unseen[kind] - sit.counts[kind] for kind in range(len(sit.counts))]
         rng = random.Random(1)
         for _ in range(PLAYOUTS):
-            hands = sample_hands(sit.table, know, sit.seat, sit.counts, view.hand_sizes, rng)
-            playout = Playout(
-                sit.table, sit.preset, sit.dealer, hands, played, know.voids, sit.trick, sit.points_taken, sit.seat
-            )
+            hands = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng)
+            playout = Playout.from_situation(sit, hands)
             playout.run(None, 6)
             moves += 4 * playout.tricks_done
     return 1000 * (time.process_time() - start) / max(1, moves)

@@ -31,7 +31,6 @@ from tuolaji.bots.hand import counts_of
 from tuolaji.bots.playout import Playout
 from tuolaji.bots.sampling import sample_hands
 from tuolaji.bots.situation import Situation
-from tuolaji.cards import DECKS
 from tuolaji.game.round import Round
 from tuolaji.game.view import SeatView
 
@@ -68,12 +67,7 @@ def _true_hands() -> list[list[int]]:
 
 
 def _value(sit: Situation, hands: Sequence[Sequence[int]], cards: tuple[int, ...], horizon: int) -> float:
-    know = sit.know
-    played = [DECKS - know.unseen[k] - sit.counts[k] for k in range(len(sit.counts))]
-    hands_copy = [list(hand) for hand in hands]
-    playout = Playout(
-        sit.table, sit.preset, sit.dealer, hands_copy, played, know.voids, sit.trick, sit.points_taken, sit.seat
-    )
+    playout = Playout.from_situation(sit, hands)
     playout.run(cards, horizon)
     return search.team_value(sit, playout)
 

@@ -47,6 +47,21 @@ class Playout:
         self.tricks_done = 0
         self.leader = trick[0][0] if trick else to_move
 
+    @classmethod
+    def from_situation(cls, sit: Situation, hands: Sequence[Sequence[int]]) -> Playout:
+        """A play-out of ``sit`` on the determinized ``hands`` (copied), ``sit.seat`` to move."""
+        return cls(
+            sit.table,
+            sit.preset,
+            sit.dealer,
+            [list(hand) for hand in hands],
+            sit.played,
+            sit.know.voids,
+            sit.trick,
+            sit.points_taken,
+            sit.seat,
+        )
+
     @property
     def finished(self) -> bool:
         return not self.trick and not any(self.hands[0])

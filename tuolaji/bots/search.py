@@ -50,7 +50,6 @@ from tuolaji.bots.heuristic import card_value, legal_follows, ranked_follows, ra
 from tuolaji.bots.playout import Playout
 from tuolaji.bots.sampling import sample_hands
 from tuolaji.bots.situation import Situation
-from tuolaji.cards import DECKS
 from tuolaji.game.actions import Bid
 from tuolaji.game.view import SeatView
 from tuolaji.rules import hand_result
@@ -180,27 +179,15 @@ class SearchBot(Bot):
         out for every candidate still in the race; an alternative leaves it once it cannot
         plausibly beat the heuristic's choice (index 0) by :data:`SWITCH_MARGIN`."""
         rng = self.rng_for(view)
-        know = sit.know
-        played = [DECKS - know.unseen[k] - sit.counts[k] for k in range(len(sit.counts))]
         horizon = self.horizon if sit.hand_size > ENDGAME_CARDS else END
         units = playouts_for(self.budget_ms, sit.hand_size, horizon)
         values: list[list[float]] = [[] for _ in candidates]
         active = list(range(len(candidates)))
         while len(active) > 1 and units >= len(active) and len(values[0]) < MAX_DEALS:
             units -= len(active)
-            hands = sample_hands(sit.table, know, sit.seat, sit.counts, view.hand_sizes, rng)
+            hands = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng)
             for index in active:
-                playout = Playout(
-                    sit.table,
-                    sit.preset,
-                    sit.dealer,
-                    [list(hand) for hand in hands],
-                    played,
-                    know.voids,
-                    sit.trick,
-                    sit.points_taken,
-                    sit.seat,
-                )
+                playout = Playout.from_situation(sit, hands)
                 playout.run(candidates[index], horizon)
                 values[index].append(team_value(sit, playout))
             if len(values[0]) >= MIN_DEALS:

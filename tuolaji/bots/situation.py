@@ -12,6 +12,7 @@ from functools import cached_property
 from tuolaji.bots.hand import counts_of
 from tuolaji.bots.table import CardTable, card_table
 from tuolaji.bots.tracking import Knowledge, trick_plays
+from tuolaji.cards import DECKS
 from tuolaji.game.view import SeatView
 from tuolaji.rules import Preset, get_preset
 
@@ -54,6 +55,12 @@ class Situation:
         """Hidden cards (``know.unseen``) per suit-class."""
         unseen = self.know.unseen
         return tuple(sum(unseen[kind] for kind in kinds) for kinds in self.table.class_kinds)
+
+    @cached_property
+    def played(self) -> list[int]:
+        """Cards played so far, per kind (neither hidden nor in this seat's hand)."""
+        unseen = self.know.unseen
+        return [DECKS - unseen[kind] - count for kind, count in enumerate(self.counts)]
 
     def hand(self) -> list[int]:
         return [kind for kind, count in enumerate(self.counts) for _ in range(count)]
