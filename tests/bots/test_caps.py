@@ -39,7 +39,7 @@ def test_voids_and_caps_hold_for_real_and_sampled_hands(preset: str) -> None:
         def move(seat: int, round_: Round = round_) -> Play:
             nonlocal capped
             view = round_.view(seat)
-            sit = Situation.from_view(view)
+            sit = Situation.from_view(view, read_follows=True)
             rng = random.Random(len(view.tricks))
             guess = sample_hands(sit.table, sit.know, seat, sit.counts, view.hand_sizes, rng)
             for other in range(4):

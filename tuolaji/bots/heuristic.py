@@ -26,41 +26,16 @@ from tuolaji.bots.follow import follow_candidates
 from tuolaji.bots.hand import Shape, class_size, lead_shapes
 from tuolaji.bots.risk import beat_risk
 from tuolaji.bots.situation import Situation
-from tuolaji.bots.table import TRUMP_CLASS, CardTable
+from tuolaji.bots.table import TRUMP_CLASS
+from tuolaji.bots.values import CONTROL, PARTNER_LATER, SPEND_WEIGHT, points_of, spend_cost, utility
 from tuolaji.game.actions import Bid
 from tuolaji.game.view import SeatView
 from tuolaji.rules import is_legal_follow, legal_follow_hint, trick_winner
 
-SPEND_WEIGHT = 0.45
-"""λ: how many points a unit of card value is worth when spent."""
-CONTROL = 4.0
-"""Worth of winning the lead for the next trick, in points."""
 PARTNER_FEED = 5.0
 """Points a partner is expected to add to a trick we win."""
 RESERVE_FROM = 12
 """From this many cards left, keep the strongest trump pair or tractor for the last trick (摳底)."""
-
-
-def card_value(table: CardTable, counts: Sequence[int], kind: int) -> float:
-    """How much a card is worth keeping: strength within its class, trumps more, pairs more."""
-    step = table.step[kind]
-    top = table.step[table.class_kinds[table.cls[kind]][-1]] or 1
-    strength = step / top
-    value = 10.0 * strength * strength
-    if table.cls[kind] == TRUMP_CLASS:
-        value += 3.0 + 6.0 * strength
-    if counts[kind] >= 2:
-        value += 2.0 + 3.0 * strength
-    return value
-
-
-def spend_cost(table: CardTable, counts: Sequence[int], cards: Sequence[int]) -> float:
-    """The value of the cards a move gives up."""
-    return sum(card_value(table, counts, kind) for kind in cards)
-
-
-def points_of(table: CardTable, cards: Sequence[int]) -> int:
-    return sum(table.points[kind] for kind in cards)
 
 
 def opponents_after(sit: Situation, played: int) -> list[int]:
@@ -137,9 +112,8 @@ def follow_utility(sit: Situation, play: tuple[int, ...]) -> float:
     elif trick[winner][0] == sit.partner:
         win = 1.0 - beat_risk(sit, trick[winner][1], lead_cls, opponents)
     else:
-        partner_to_play = len(trick) == 1
-        win = 0.3 if partner_to_play else 0.0
-    return (2.0 * win - 1.0) * stake + CONTROL * win - SPEND_WEIGHT * spend_cost(table, sit.counts, play)
+        win = PARTNER_LATER if len(trick) == 1 else 0.0
+    return utility(win, stake, spend_cost(table, sit.counts, play))
 
 
 def ranked_follows(sit: Situation) -> list[tuple[int, ...]]:

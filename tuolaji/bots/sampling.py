@@ -61,7 +61,8 @@ def _attempt(
         cls = table.cls[kind]
         if cls in know.voids[s]:
             return 0
-        return max(0, min(pool[kind], know.caps[s].get(cls, DECKS) - hands[s][kind]))
+        cap = min(know.caps[s].get(cls, DECKS), know.kind_caps[s].get(kind, DECKS))
+        return max(0, min(pool[kind], cap - hands[s][kind]))
 
     waiting = list(others)
     while waiting:

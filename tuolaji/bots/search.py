@@ -46,10 +46,11 @@ from collections.abc import Sequence
 
 from tuolaji.bots.base import Bot
 from tuolaji.bots.bidding import choose_bid
-from tuolaji.bots.heuristic import card_value, legal_follows, ranked_follows, ranked_leads
+from tuolaji.bots.heuristic import legal_follows, ranked_follows, ranked_leads
 from tuolaji.bots.playout import Playout
 from tuolaji.bots.sampling import sample_hands
 from tuolaji.bots.situation import Situation
+from tuolaji.bots.values import card_value
 from tuolaji.game.actions import Bid
 from tuolaji.game.view import SeatView
 from tuolaji.rules import hand_result
@@ -162,7 +163,7 @@ class SearchBot(Bot):
         return choose_bid(view)
 
     def play(self, view: SeatView) -> tuple[int, ...]:
-        sit = Situation.from_view(view)
+        sit = Situation.from_view(view, read_follows=True)
         candidates = self.candidates_for(sit)
         if len(candidates) == 1:
             return candidates[0]

@@ -1,0 +1,76 @@
+"""What reading follows backwards (:mod:`tuolaji.bots.inference`) tells the search's sampler.
+
+Hands the heuristic plays against itself (heuristic bidding); at every move of the seat to move,
+10 deals are sampled with and without the inferred kind caps, and the share of the hidden cards
+each puts in the right hand is compared. Also counted: the caps inferred, and how many the real
+hands break (none, against heuristic players).
+Run: ``.venv/bin/python benchmarks/inference.py [--deals N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from dataclasses import replace
+
+from tuolaji.bots.arena import bid_round, deal_setup
+from tuolaji.bots.hand import counts_of
+from tuolaji.bots.heuristic import choose_play
+from tuolaji.bots.sampling import sample_hands
+from tuolaji.bots.situation import Situation
+from tuolaji.game.actions import Play
+from tuolaji.game.playout import play_to_end
+from tuolaji.game.round import Round
+
+SAMPLES = 10
+
+
+def placed(guess: list[list[int]], real: list[list[int]], seat: int) -> tuple[int, int]:
+    """Hidden cards ``guess`` puts in the right hand, and all hidden cards."""
+    right = hidden = 0
+    for other in range(4):
+        if other != seat:
+            right += sum(min(g, r) for g, r in zip(guess[other], real[other], strict=True))
+            hidden += sum(real[other])
+    return right, hidden
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--deals", type=int, default=10, help="hands to play (default 10)")
+    args = parser.parse_args()
+    stats = {"with": [0, 0], "without": [0, 0]}
+    caps = broken = moves = 0
+    for index in range(args.deals):
+        round_ = Round(deal_setup(31, index, "nanning"))
+        if not bid_round(round_):
+            continue
+
+        def move(seat: int, round_: Round = round_) -> Play:
+            nonlocal caps, broken, moves
+            view = round_.view(seat)
+            sit = Situation.from_view(view, read_follows=True)
+            real = [counts_of(round_.view(s).hand) for s in range(4)]
+            moves += 1
+            for other in range(4):
+                if other != seat:
+                    caps += len(sit.know.kind_caps[other])
+                    broken += sum(real[other][k] > cap for k, cap in sit.know.kind_caps[other].items())
+            plain = replace(sit.know, kind_caps=[{}, {}, {}, {}])
+            for name, know in (("with", sit.know), ("without", plain)):
+                rng = random.Random(moves)
+                for _ in range(SAMPLES):
+                    guess = sample_hands(sit.table, know, seat, sit.counts, view.hand_sizes, rng)
+                    right, hidden = placed(guess, real, seat)
+                    stats[name][0] += right
+                    stats[name][1] += hidden
+            return Play(seat, choose_play(sit))
+
+        play_to_end(round_, move)
+    for name, (right, hidden) in stats.items():
+        print(f"{name} inferred caps: {100 * right / hidden:.1f}% of hidden cards in the right hand")
+    print(f"{caps / max(1, moves):.1f} inferred caps per move (other seats), {broken} broken by the real hands")
+
+
+if __name__ == "__main__":
+    main()
