@@ -12,13 +12,18 @@ seat its true number of cards of each suit-class (the cards within a class at ra
 what the switch promised in the race, what 60 fresh sampled deals say of it, and what it is worth
 on the true deal, overall and by stage of the hand and kind of move.
 
+``--per-deal PATH`` writes every deal's outcome; ``--compare PATH`` reports the gain over the run
+that wrote PATH deal by deal (paired over the same deals: far narrower than the difference of two
+separate intervals, since the two searches play most moves alike).
+
 Run: ``.venv/bin/python benchmarks/search_variants.py --deals 120 --seed 99 --budget-ms 100 --jobs 2
-[--set SPREAD=0.25] [--oracle | --lengths | --audit]``.
+[--set SPREAD=0.25] [--oracle | --lengths | --audit] [--per-deal PATH] [--compare PATH]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -170,6 +175,17 @@ def _print_audit_by_stage() -> None:
             _print_audit_rows(f"{kind}s to the heuristic's choice number {index + 1}", rows)
 
 
+def _paired_report(outcomes: Sequence[arena.DealOutcome], path: str) -> str:
+    """This run's gain in levels per hand over another run's --per-deal file, on the deals both played."""
+    with open(path, encoding="utf-8") as lines:
+        other = {row["index"]: row for row in map(json.loads, lines)}
+    diffs = [sum(o.levels) / 2 - sum(other[o.index]["levels"]) / 2 for o in outcomes if o.index in other]
+    if not diffs:
+        return f"--compare {path}: no deal in common"
+    mean, half = arena.interval(diffs)
+    return f"gain over {path} on {len(diffs)} common deals: {mean:+.3f} ± {half:.3f} levels per hand (paired)"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=120)
@@ -177,6 +193,10 @@ def main() -> None:
     parser.add_argument("--budget-ms", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--per-deal", metavar="PATH", help="write each deal's outcome for A (JSON lines)")
+    parser.add_argument(
+        "--compare", metavar="PATH", help="also report the gain over the run whose --per-deal file this is (paired)"
+    )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--oracle", action="store_true", help="the search samples only the true deal")
     mode.add_argument("--lengths", action="store_true", help="the search samples true suit-class lengths")
@@ -198,6 +218,13 @@ def main() -> None:
     )
     print("settings:", " ".join(args.set) or "defaults", "(oracle)" if args.oracle else "")
     print(arena.summarize("search", "heuristic", outcomes, seconds))
+    if args.per_deal:
+        with open(args.per_deal, "w", encoding="utf-8") as out:
+            for outcome in outcomes:
+                row = {"index": outcome.index, "levels": outcome.levels, "score_diff": outcome.score_diff}
+                out.write(json.dumps(row) + "\n")
+    if args.compare:
+        print(_paired_report(outcomes, args.compare))
     if args.audit and _audit:
         hands = 2 * len(outcomes)
         print(f"switches: {len(_audit)} ({len(_audit) / hands:.2f} per hand, both seats of the team)")

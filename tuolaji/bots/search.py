@@ -86,6 +86,9 @@ the points still in the hands (the level change is then an expectation over that
 SWITCH_Z = 1.0
 """An alternative replaces the heuristic's choice only if its mean gain less this many standard
 errors is above zero (besides reaching :data:`SWITCH_MARGIN`)."""
+READ_FOLLOWS = True
+"""Whether the sampler keeps to the kind caps read from the other seats' follows
+(:mod:`tuolaji.bots.inference`)."""
 CARDS_PER_TRICK = 1.6
 """Average cards per play, to estimate how many tricks are left."""
 
@@ -163,7 +166,7 @@ class SearchBot(Bot):
         return choose_bid(view)
 
     def play(self, view: SeatView) -> tuple[int, ...]:
-        sit = Situation.from_view(view, read_follows=True)
+        sit = Situation.from_view(view, read_follows=READ_FOLLOWS)
         candidates = self.candidates_for(sit)
         if len(candidates) == 1:
             return candidates[0]
