@@ -16,6 +16,7 @@ from dataclasses import replace
 from tuolaji.bots.arena import bid_round, deal_setup
 from tuolaji.bots.hand import counts_of
 from tuolaji.bots.heuristic import choose_play
+from tuolaji.bots.inference import read_plays
 from tuolaji.bots.sampling import sample_hands
 from tuolaji.bots.situation import Situation
 from tuolaji.game.actions import Play
@@ -49,7 +50,7 @@ def main() -> None:
         def move(seat: int, round_: Round = round_) -> Play:
             nonlocal caps, broken, moves
             view = round_.view(seat)
-            sit = Situation.from_view(view, read_follows=True)
+            sit = read_plays(Situation.from_view(view), view)
             real = [counts_of(round_.view(s).hand) for s in range(4)]
             moves += 1
             for other in range(4):

@@ -22,10 +22,8 @@ from tuolaji.game import Bid, CloseBidding, DealCards, Phase, Play, Round
 from tuolaji.game.options import TableOptions
 from tuolaji.game.playout import play_to_end
 from tuolaji.game.view import BidRecord, PlayRecord
-from tuolaji.rules import get_preset
 
 SPADE, HEART = SUITS.index("S"), SUITS.index("H")
-NANNING = get_preset("nanning")
 WAR = (BidRecord(0, SPADE, 1), BidRecord(1, HEART, 2), BidRecord(1, HEART, 3), BidRecord(0, SPADE, 4))
 """Seat 0 bids (R16), seat 1 overturns (R18) and reinforces (R17), seat 0 overturns back (R18)."""
 
@@ -35,10 +33,10 @@ def test_every_bid_counts_not_only_the_standing_one() -> None:
     table = card_table(parse_rank("T"), SPADE)
     ts, th = parse_card("TS"), parse_card("TH")
     hand = parse_cards("2C 3C 4C")
-    know = Knowledge.build(table, hand, [[]], WAR, NANNING)
+    know = Knowledge.build(table, hand, [[]], WAR)
     assert know.known[0][ts] == 4 and know.known[1][th] == 3
     assert sum(map(sum, know.known)) == 7
-    assert Knowledge.build(table, hand, [[]], WAR[-1:], NANNING).known[1][th] == 0
+    assert Knowledge.build(table, hand, [[]], WAR[-1:]).known[1][th] == 0
     # Seat 1 leads one TH, seat 0 follows with a TS: one fewer of each is known.
     trick = [
         PlayRecord(1, (th,)),
@@ -46,11 +44,11 @@ def test_every_bid_counts_not_only_the_standing_one() -> None:
         PlayRecord(3, (parse_card("TD"),)),
         PlayRecord(0, (ts,)),
     ]
-    know = Knowledge.build(table, hand, [trick, []], WAR, NANNING)
+    know = Knowledge.build(table, hand, [trick, []], WAR)
     assert know.known[0][ts] == 3 and know.known[1][th] == 2
     # More played than shown (seat 1 held a fourth TH it never showed) never goes below zero.
     more = [PlayRecord(1, (th, th, th, th)), *(PlayRecord(s, tuple(parse_cards("2S 3S 4S 5S"))) for s in (2, 3, 0))]
-    assert Knowledge.build(table, hand, [more, []], WAR, NANNING).known[1][th] == 0
+    assert Knowledge.build(table, hand, [more, []], WAR).known[1][th] == 0
 
 
 def test_the_overturned_bidders_cards_stay_known_until_played() -> None:

@@ -10,6 +10,7 @@ import pytest
 from tests.bots.conftest import bid_with, setup
 from tuolaji.bots import make_bot
 from tuolaji.bots.hand import counts_of
+from tuolaji.bots.inference import read_plays
 from tuolaji.bots.sampling import sample_hands
 from tuolaji.bots.situation import Situation
 from tuolaji.bots.table import CardTable
@@ -39,7 +40,7 @@ def test_voids_and_caps_hold_for_real_and_sampled_hands(preset: str) -> None:
         def move(seat: int, round_: Round = round_) -> Play:
             nonlocal capped
             view = round_.view(seat)
-            sit = Situation.from_view(view, read_follows=True)
+            sit = read_plays(Situation.from_view(view), view)
             rng = random.Random(len(view.tricks))
             guess = sample_hands(sit.table, sit.know, seat, sit.counts, view.hand_sizes, rng)
             for other in range(4):

@@ -27,13 +27,22 @@ from tuolaji.bots.hand import Shape, class_size, lead_shapes
 from tuolaji.bots.risk import beat_risk
 from tuolaji.bots.situation import Situation
 from tuolaji.bots.table import TRUMP_CLASS
-from tuolaji.bots.values import CONTROL, PARTNER_LATER, SPEND_WEIGHT, points_of, spend_cost, utility
+from tuolaji.bots.values import (
+    KEEP,
+    PARTNER_FEED,
+    PARTNER_LATER,
+    PARTNER_RUFF,
+    SHORT_SUIT,
+    TRUMP_LEAD,
+    lead_gain,
+    points_of,
+    spend_cost,
+    utility,
+)
 from tuolaji.game.actions import Bid
 from tuolaji.game.view import SeatView
 from tuolaji.rules import is_legal_follow, legal_follow_hint, trick_winner
 
-PARTNER_FEED = 5.0
-"""Points a partner is expected to add to a trick we win."""
 RESERVE_FROM = 12
 """From this many cards left, keep the strongest trump pair or tractor for the last trick (摳底)."""
 
@@ -67,21 +76,18 @@ def lead_utility(sit: Situation, shape: Shape, kept: Shape | None) -> float:
     cls = table.cls[shape.kinds[0]]
     opponents = [(sit.seat + 1) % 4, (sit.seat + 3) % 4]
     risk = beat_risk(sit, cards, cls, opponents)
-    win = 1.0 - risk
     stake = points_of(table, cards) + PARTNER_FEED
-    utility = (2.0 * win - 1.0) * stake + CONTROL * win * (1.0 + 0.5 * shape.size)
-    utility -= SPEND_WEIGHT * risk * spend_cost(table, sit.counts, cards)
+    utility = lead_gain(risk, stake, shape.size, spend_cost(table, sit.counts, cards))
     if cls == TRUMP_CLASS:
-        utility -= 2.0
+        utility -= TRUMP_LEAD
     elif shape.size == 1:
-        length = class_size(sit.counts, table, cls)
-        utility += 3.0 / length
+        utility += SHORT_SUIT / class_size(sit.counts, table, cls)
         partner = sit.partner
         partner_ruffs = cls in sit.know.voids[partner] and TRUMP_CLASS not in sit.know.voids[partner]
         if partner_ruffs and all(cls not in sit.know.voids[opponent] for opponent in opponents):
-            utility += 8.0
+            utility += PARTNER_RUFF
     if kept is not None and set(shape.kinds) & set(kept.kinds):
-        utility -= 50.0
+        utility -= KEEP
     return utility
 
 

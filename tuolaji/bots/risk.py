@@ -8,7 +8,7 @@ off-suit (shown, or likely when few cards of it are hidden), by ruffing with a t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from math import comb
 
@@ -92,18 +92,34 @@ def beat_risk(sit: Situation, cards: Sequence[int], lead_cls: int, opponents: Se
             found = memo[key] = holds_higher(table, unseen, pattern, cls, above, tails, preset)
         return found
 
+    return opponents_beat(pattern, lead_cls, opponents, sit.know.voids, share, lead_hidden, higher)
+
+
+def opponents_beat(
+    pattern: Pattern,
+    lead_cls: int,
+    opponents: Sequence[int],
+    voids: Sequence[set[int]],
+    share: float,
+    lead_hidden: int,
+    higher: Callable[[int, int], float],
+) -> float:
+    """P(one of ``opponents`` beats a play of ``pattern`` in a trick led in ``lead_cls``), each
+    opponent holding a hidden card with probability ``share``, ``lead_hidden`` cards of the led
+    class hidden, and ``higher(cls, above)`` = P(a hand holds a pattern of the play's shape in class
+    ``cls`` above ``above``). It grows with ``higher`` and falls with ``lead_hidden``, so bounds on
+    those give bounds on it (:mod:`tuolaji.bots.inference`)."""
     survive = 1.0
     for opponent in opponents:
-        voids = sit.know.voids[opponent]
-        void = 1.0 if lead_cls in voids else (1.0 - share) ** lead_hidden
+        void = 1.0 if lead_cls in voids[opponent] else (1.0 - share) ** lead_hidden
         beat = 0.0
         if pattern.suit_class == lead_cls:
-            if lead_cls not in voids:
+            if lead_cls not in voids[opponent]:
                 beat = higher(lead_cls, pattern.top)
-            if lead_cls != TRUMP_CLASS and TRUMP_CLASS not in voids:
+            if lead_cls != TRUMP_CLASS and TRUMP_CLASS not in voids[opponent]:
                 ruff = void * higher(TRUMP_CLASS, -1)
                 beat = 1.0 - (1.0 - beat) * (1.0 - ruff)
-        elif TRUMP_CLASS not in voids:
+        elif TRUMP_CLASS not in voids[opponent]:
             beat = void * higher(TRUMP_CLASS, pattern.top)
         survive *= 1.0 - beat
     return 1.0 - survive

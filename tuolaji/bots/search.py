@@ -47,6 +47,7 @@ from collections.abc import Sequence
 from tuolaji.bots.base import Bot
 from tuolaji.bots.bidding import choose_bid
 from tuolaji.bots.heuristic import legal_follows, ranked_follows, ranked_leads
+from tuolaji.bots.inference import read_plays
 from tuolaji.bots.playout import Playout
 from tuolaji.bots.sampling import sample_hands
 from tuolaji.bots.situation import Situation
@@ -86,9 +87,9 @@ the points still in the hands (the level change is then an expectation over that
 SWITCH_Z = 1.0
 """An alternative replaces the heuristic's choice only if its mean gain less this many standard
 errors is above zero (besides reaching :data:`SWITCH_MARGIN`)."""
-READ_FOLLOWS = True
+READ_PLAYS = True
 """Whether the sampler keeps to the kind caps read from the other seats' follows
-(:mod:`tuolaji.bots.inference`)."""
+(:func:`tuolaji.bots.inference.read_plays`)."""
 CARDS_PER_TRICK = 1.6
 """Average cards per play, to estimate how many tricks are left."""
 
@@ -166,7 +167,9 @@ class SearchBot(Bot):
         return choose_bid(view)
 
     def play(self, view: SeatView) -> tuple[int, ...]:
-        sit = Situation.from_view(view, read_follows=READ_FOLLOWS)
+        sit = Situation.from_view(view)
+        if READ_PLAYS:
+            read_plays(sit, view)
         candidates = self.candidates_for(sit)
         if len(candidates) == 1:
             return candidates[0]

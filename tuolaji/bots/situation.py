@@ -66,22 +66,18 @@ class Situation:
         return [kind for kind, count in enumerate(self.counts) for _ in range(count)]
 
     @classmethod
-    def from_view(cls, view: SeatView, read_follows: bool = False) -> Situation:
-        """The situation of ``view.seat`` in the playing phase; with ``read_follows``, its knowledge
-        includes the kind caps read from the other seats' follows (:mod:`tuolaji.bots.inference`)."""
+    def from_view(cls, view: SeatView) -> Situation:
+        """The situation of ``view.seat`` in the playing phase."""
         if view.seat is None or view.trump_suit is None or view.dealer is None:
             raise ValueError("a situation needs a seated view after bidding closed (dealer and trump known)")
         table = card_table(view.level, view.trump_suit)
-        preset = get_preset(view.preset)
         return cls(
             table=table,
-            preset=preset,
+            preset=get_preset(view.preset),
             seat=view.seat,
             dealer=view.dealer,
             counts=counts_of(view.hand),
             trick=[(play.seat, play.cards) for play in view.trick],
-            know=Knowledge.build(
-                table, view.hand, trick_plays(view.tricks, view.trick), view.bids, preset, read_follows
-            ),
+            know=Knowledge.build(table, view.hand, trick_plays(view.tricks, view.trick), view.bids),
             points_taken=view.attackers_points,
         )

@@ -9,11 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from tuolaji.bots.inference import note_follow_choices
 from tuolaji.bots.table import CardTable
 from tuolaji.cards import DECKS, KINDS, make_card
 from tuolaji.game.view import BidRecord, PlayRecord, TrickRecord
-from tuolaji.rules import Preset
 
 
 @dataclass
@@ -34,8 +32,8 @@ class Knowledge:
     known: list[list[int]]
     caps: list[dict[int, int]] = field(default_factory=lambda: [{}, {}, {}, {}])
     kind_caps: list[dict[int, int]] = field(default_factory=lambda: [{}, {}, {}, {}])
-    """Per seat, kind → the most copies it can hold, read from its follows as if it were the
-    heuristic (:mod:`tuolaji.bots.inference`; an inference, not a rule)."""
+    """Per seat, kind → the most copies it can hold, read from its plays as if it were the
+    heuristic (:func:`tuolaji.bots.inference.read_plays`; an inference, not a rule)."""
 
     @classmethod
     def build(
@@ -44,26 +42,20 @@ class Knowledge:
         hand: Sequence[int],
         plays: Iterable[Sequence[PlayRecord]],
         bids: Sequence[BidRecord],
-        preset: Preset,
-        read_follows: bool = False,
     ) -> Knowledge:
         """Count from the seat's hand, every trick so far (finished and current) and every bid of the
         round (``SeatView.bids``): per seat and suit, the most level cards it ever showed in that suit,
-        less those it has played since. With ``read_follows``, also the kind caps of
-        :mod:`tuolaji.bots.inference` (the search's sampler uses them; the heuristic does not)."""
+        less those it has played since."""
         unseen = [DECKS] * KINDS
         for card in hand:
             unseen[card] -= 1
         voids: list[set[int]] = [set(), set(), set(), set()]
         caps: list[dict[int, int]] = [{}, {}, {}, {}]
-        kind_caps: list[dict[int, int]] = [{}, {}, {}, {}]
         played_by: list[list[int]] = [[0] * KINDS for _ in range(4)]
         for trick in plays:
             if not trick:
                 continue
             note_trick(table, trick, voids, caps)
-            if read_follows:
-                note_follow_choices(table, preset, trick, kind_caps)
             for play in trick:
                 for card in play.cards:
                     unseen[card] -= 1
@@ -76,7 +68,7 @@ class Knowledge:
             [max(0, count - played) for count, played in zip(shown[seat], played_by[seat], strict=True)]
             for seat in range(4)
         ]
-        return cls(unseen, voids, known, caps, kind_caps)
+        return cls(unseen, voids, known, caps)
 
 
 def note_trick(

@@ -17,6 +17,16 @@ CONTROL = 4.0
 """Worth of winning the lead for the next trick, in points."""
 PARTNER_LATER = 0.3
 """The chance to win a trick that an opponent is winning when the partner is still to play."""
+PARTNER_FEED = 5.0
+"""Points a partner is expected to add to a trick we win."""
+TRUMP_LEAD = 2.0
+"""What leading trumps costs beyond their value (they are kept to ruff and for the last trick)."""
+SHORT_SUIT = 3.0
+"""A side-suit single lead gains this divided by the cards of its suit held (short suits first)."""
+PARTNER_RUFF = 8.0
+"""A side-suit single lead gains this when the partner has shown it can ruff and no opponent can."""
+KEEP = 50.0
+"""Leading cards of the shape kept for the last trick (摳底, R35) costs this."""
 
 
 def card_value(table: CardTable, counts: Sequence[int], kind: int) -> float:
@@ -47,7 +57,15 @@ def points_of(table: CardTable, cards: Sequence[int]) -> int:
     return sum(table.points[kind] for kind in cards)
 
 
-def utility(win: float, stake: int, cost: float) -> float:
+def utility(win: float, stake: float, cost: float) -> float:
     """A follow's utility for the seat's team: its chance ``win`` to take the trick, the points at
     ``stake`` in it and the value ``cost`` of the cards it spends."""
     return (2.0 * win - 1.0) * stake + CONTROL * win - SPEND_WEIGHT * cost
+
+
+def lead_gain(risk: float, stake: float, size: int, cost: float) -> float:
+    """A lead's utility before the bonuses for its suit: the chance ``risk`` that it loses the
+    trick, the points at ``stake``, its ``size`` in cards (bigger wins keep the lead longer) and the
+    value ``cost`` of its cards, spent only when it loses. It falls as ``risk`` grows."""
+    win = 1.0 - risk
+    return (2.0 * win - 1.0) * stake + CONTROL * win * (1.0 + 0.5 * size) - SPEND_WEIGHT * risk * cost
