@@ -5,9 +5,13 @@ are in tests/bots/test_caps.py."""
 
 from __future__ import annotations
 
+import random
+
 from tuolaji.bots.inference import infer_kind_caps
+from tuolaji.bots.sampling import sample_hands
 from tuolaji.bots.table import card_table
-from tuolaji.cards import HAND_SIZE, SUITS, parse_card, parse_cards, parse_rank
+from tuolaji.bots.tracking import Knowledge
+from tuolaji.cards import HAND_SIZE, KINDS, SUITS, parse_card, parse_cards, parse_rank
 from tuolaji.game.view import PlayRecord
 from tuolaji.rules import get_preset
 
@@ -88,3 +92,18 @@ def test_a_low_lead_shows_no_ace_was_safe_to_cash() -> None:
     caps = caps_seen_by_seat_0(CLUBS, plays((1, "4C")))
     assert caps[1][parse_card("AC")] == 0 and caps[1][parse_card("AH")] == 0
     assert parse_card("AD") not in caps[1]
+
+
+def test_contradictory_inferences_are_dropped_before_the_voids() -> None:
+    """Two ace-of-clubs and one ace-of-diamonds hidden, one card in each other hand; seat 3 has
+    shown a void in diamonds (R23, a rule) while the inferences leave no room for a second club
+    ace: the sampler drops the inferences, not the void."""
+    ac, ad = parse_card("AC"), parse_card("AD")
+    unseen = [0] * KINDS
+    unseen[ac], unseen[ad] = 2, 1
+    know = Knowledge(unseen, [set(), set(), set(), {TABLE.cls[ad]}], [[0] * KINDS for _ in range(4)])
+    know.kind_caps = [{}, {ac: 0}, {ac: 0}, {}]
+    for seed in range(20):
+        hands = sample_hands(TABLE, know, 0, [0] * KINDS, [0, 1, 1, 1], random.Random(seed))
+        assert hands[3][ac] == 1 and hands[3][ad] == 0
+        assert hands[1][ad] + hands[2][ad] == 1

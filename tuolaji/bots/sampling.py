@@ -3,10 +3,13 @@
 The hidden cards are exactly ``Knowledge.unseen``; each other seat gets as many as it holds
 (``view.hand_sizes``). Cards a seat is known to hold (level cards shown in its bids) go to it first;
 no seat gets a card of a suit-class it has shown a void in, nor more copies of a kind than its caps
-allow (it has shown it holds no pair there, :func:`tuolaji.bots.tracking.note_trick`). Seats are
+allow (it has shown it holds no pair there, :func:`tuolaji.bots.tracking.note_trick`; or its plays,
+read as the heuristic's, rule them out, :mod:`tuolaji.bots.inference`). Seats are
 dealt one at a time, the one with the least slack first: it takes the cards the seats after it may
 not hold, then a uniformly random choice of the cards it may hold. A dead end restarts the deal
-(a few tries); as a last resort the voids and caps are ignored so a deal always exists.
+(a few tries); then the inferred caps are dropped (a seat that does not play like the heuristic can
+make them contradict each other), and as a last resort the voids and caps too, so a deal always
+exists.
 """
 
 from __future__ import annotations
@@ -25,8 +28,10 @@ def sample_hands(
     table: CardTable, know: Knowledge, seat: int, own: Sequence[int], sizes: Sequence[int], rng: random.Random
 ) -> list[list[int]]:
     """Count vectors for all four seats: ``own`` for ``seat``, a consistent guess for the others."""
-    for attempt in range(TRIES + 1):
-        hands = _attempt(table, know, seat, own, sizes, rng, respect_voids=attempt < TRIES)
+    for attempt in range(2 * TRIES + 1):
+        # First everything the seat knows or infers, then without the inferences, then nothing.
+        trust = 2 if attempt < TRIES else 1 if attempt < 2 * TRIES else 0
+        hands = _attempt(table, know, seat, own, sizes, rng, trust)
         if hands is not None:
             return hands
     raise ValueError("sample_hands: the hidden cards do not fit the other hands' sizes")
@@ -39,7 +44,7 @@ def _attempt(
     own: Sequence[int],
     sizes: Sequence[int],
     rng: random.Random,
-    respect_voids: bool,
+    trust: int,
 ) -> list[list[int]] | None:
     pool = list(know.unseen)
     hands = [[0] * len(pool) for _ in range(4)]
@@ -56,12 +61,14 @@ def _attempt(
 
     def room(s: int, kind: int) -> int:
         """How many more cards of ``kind`` seat ``s`` may take."""
-        if not respect_voids:
+        if not trust:
             return pool[kind]
         cls = table.cls[kind]
         if cls in know.voids[s]:
             return 0
-        cap = min(know.caps[s].get(cls, DECKS), know.kind_caps[s].get(kind, DECKS))
+        cap = know.caps[s].get(cls, DECKS)
+        if trust == 2:
+            cap = min(cap, know.kind_caps[s].get(kind, DECKS))
         return max(0, min(pool[kind], cap - hands[s][kind]))
 
     waiting = list(others)
