@@ -1,10 +1,11 @@
 """What reading follows backwards (:mod:`tuolaji.bots.inference`) tells the search's sampler.
 
-Hands the heuristic plays against itself (heuristic bidding); at every move of the seat to move,
-10 deals are sampled with and without the inferred kind caps, and the share of the hidden cards
-each puts in the right hand is compared. Also counted: the caps inferred, and how many the real
-hands break (none, against heuristic players).
-Run: ``.venv/bin/python benchmarks/inference.py [--deals N]``.
+Hands the heuristic plays against itself (heuristic bidding; ``--players search`` for the search
+bot in every seat); at every move of the seat to move, 10 deals are sampled with and without the
+inferred kind caps, and the share of the hidden cards each puts in the right hand is compared.
+Also counted: the caps inferred, and how many the real hands break (none against heuristic
+players; the search sometimes plays another move than the heuristic would).
+Run: ``.venv/bin/python benchmarks/inference.py [--deals N] [--players search]``.
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ import argparse
 import random
 from dataclasses import replace
 
+from tuolaji.bots import make_bot
 from tuolaji.bots.arena import bid_round, deal_setup
+from tuolaji.bots.base import Bot
 from tuolaji.bots.hand import counts_of
-from tuolaji.bots.heuristic import choose_play
 from tuolaji.bots.inference import read_plays
 from tuolaji.bots.sampling import sample_hands
 from tuolaji.bots.situation import Situation
@@ -39,6 +41,8 @@ def placed(guess: list[list[int]], real: list[list[int]], seat: int) -> tuple[in
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=10, help="hands to play (default 10)")
+    parser.add_argument("--players", choices=["heuristic", "search"], default="heuristic")
+    parser.add_argument("--budget-ms", type=int, default=100, help="the search players' budget (default 100)")
     args = parser.parse_args()
     stats = {"with": [0, 0], "without": [0, 0]}
     caps = broken = moves = 0
@@ -46,8 +50,10 @@ def main() -> None:
         round_ = Round(deal_setup(31, index, "nanning"))
         if not bid_round(round_):
             continue
+        options = {"budget_ms": args.budget_ms} if args.players == "search" else {}
+        players = [make_bot(args.players, index * 4 + seat, **options) for seat in range(4)]
 
-        def move(seat: int, round_: Round = round_) -> Play:
+        def move(seat: int, round_: Round = round_, players: list[Bot] = players) -> Play:
             nonlocal caps, broken, moves
             view = round_.view(seat)
             sit = read_plays(Situation.from_view(view), view)
@@ -65,12 +71,15 @@ def main() -> None:
                     right, hidden = placed(guess, real, seat)
                     stats[name][0] += right
                     stats[name][1] += hidden
-            return Play(seat, choose_play(sit))
+            action = players[seat].choose(view)
+            assert isinstance(action, Play)
+            return action
 
         play_to_end(round_, move)
     for name, (right, hidden) in stats.items():
         print(f"{name} inferred caps: {100 * right / hidden:.1f}% of hidden cards in the right hand")
-    print(f"{caps / max(1, moves):.1f} inferred caps per move (other seats), {broken} broken by the real hands")
+    print(f"{caps / max(1, moves):.1f} inferred caps per move (other seats), {broken} broken by the real hands", end="")
+    print(f" ({100 * broken / max(1, caps):.2f}% of caps, {moves} moves)")
 
 
 if __name__ == "__main__":
