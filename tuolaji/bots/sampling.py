@@ -28,9 +28,9 @@ def sample_hands(
     table: CardTable, know: Knowledge, seat: int, own: Sequence[int], sizes: Sequence[int], rng: random.Random
 ) -> list[list[int]]:
     """Count vectors for all four seats: ``own`` for ``seat``, a consistent guess for the others."""
-    for attempt in range(2 * TRIES + 1):
-        # First everything the seat knows or infers, then without the inferences, then nothing.
-        trust = 2 if attempt < TRIES else 1 if attempt < 2 * TRIES else 0
+    # First everything the seat knows or infers, then without the inferences, then nothing.
+    stages = (2, 1) if any(know.kind_caps) else (2,)
+    for trust in (*(stage for stage in stages for _ in range(TRIES)), 0):
         hands = _attempt(table, know, seat, own, sizes, rng, trust)
         if hands is not None:
             return hands

@@ -87,9 +87,10 @@ the points still in the hands (the level change is then an expectation over that
 SWITCH_Z = 1.0
 """An alternative replaces the heuristic's choice only if its mean gain less this many standard
 errors is above zero (besides reaching :data:`SWITCH_MARGIN`)."""
-READ_PLAYS = True
-"""Whether the sampler keeps to the kind caps read from the other seats' follows
-(:func:`tuolaji.bots.inference.read_plays`)."""
+READ_PLAYS = False
+"""Whether the sampler keeps to the kind caps read from the other seats' leads and follows
+(:func:`tuolaji.bots.inference.read_plays`). Off: against the heuristic it placed 2% more hidden
+cards right but gained nothing measurable in the arena (docs/BENCHMARKS.md)."""
 CARDS_PER_TRICK = 1.6
 """Average cards per play, to estimate how many tricks are left."""
 
