@@ -170,15 +170,16 @@ def _read_lead(moment: Moment, lead: Sequence[int], caps: dict[int, int]) -> Non
     elif len(lead) == 1:
         best += SHORT_SUIT / moment.class_count(own_later, chosen_cls) + _partner_ruff(moment, chosen_cls)
     for kind in range(KINDS):
-        if kind in lead or own_later[kind]:
+        possible = moment.unseen_most[kind]
+        if kind in lead or own_later[kind] or not possible:
             continue
         # The most copies the seat may hold: the largest count whose whole unit would not have
-        # beaten the lead for sure (counts it cannot hold count as ruled out).
+        # beaten the lead for sure.
         allowed = 0
-        for copies in range(1, moment.unseen_most[kind] + 1):
+        for copies in range(1, possible + 1):
             if not _surely_better_lead(moment, kind, copies, opponents, best):
                 allowed = copies
-        if allowed < caps.get(kind, DECKS):
+        if allowed < min(possible, caps.get(kind, DECKS)):
             caps[kind] = allowed
 
 
@@ -229,7 +230,7 @@ def _read_follow(moment: Moment, trick: Sequence[PlayRecord], caps: dict[int, in
     reader = _FollowReader(moment, lead_cls, before)
     best = reader.prospect(chosen, arity, copies=arity)
     for kind in table.class_kinds[lead_cls]:
-        if kind == chosen or caps.get(kind, arity) < arity:
+        if kind == chosen or caps.get(kind, arity) < arity or moment.unseen_most[kind] < arity:
             continue
         if _surely_better(reader.prospect(kind, arity, copies=max(2, arity)), best):
             caps[kind] = arity - 1
