@@ -31,10 +31,10 @@ from tuolaji.bots.values import (
     KEEP,
     PARTNER_FEED,
     PARTNER_LATER,
-    PARTNER_RUFF,
     SHORT_SUIT,
     TRUMP_LEAD,
     lead_gain,
+    partner_ruff_bonus,
     points_of,
     spend_cost,
     utility,
@@ -47,9 +47,9 @@ RESERVE_FROM = 12
 """From this many cards left, keep the strongest trump pair or tractor for the last trick (摳底)."""
 
 
-def opponents_after(sit: Situation, played: int) -> list[int]:
-    """Opponents still to play in the trick after this seat (``played`` plays are on the table)."""
-    return [(sit.seat + i) % 4 for i in range(1, 4 - played) if (sit.seat + i) % 2 != sit.seat % 2]
+def opponents_after(seat: int, played: int) -> list[int]:
+    """Opponents still to play in the trick after ``seat`` (``played`` plays are on the table)."""
+    return [(seat + i) % 4 for i in range(1, 4 - played) if i % 2 == 1]
 
 
 def reserve(sit: Situation) -> Shape | None:
@@ -74,7 +74,7 @@ def lead_utility(sit: Situation, shape: Shape, kept: Shape | None) -> float:
     table = sit.table
     cards = shape.cards()
     cls = table.cls[shape.kinds[0]]
-    opponents = [(sit.seat + 1) % 4, (sit.seat + 3) % 4]
+    opponents = opponents_after(sit.seat, 0)
     risk = beat_risk(sit, cards, cls, opponents)
     stake = points_of(table, cards) + PARTNER_FEED
     utility = lead_gain(risk, stake, shape.size, spend_cost(table, sit.counts, cards))
@@ -82,10 +82,7 @@ def lead_utility(sit: Situation, shape: Shape, kept: Shape | None) -> float:
         utility -= TRUMP_LEAD
     elif shape.size == 1:
         utility += SHORT_SUIT / class_size(sit.counts, table, cls)
-        partner = sit.partner
-        partner_ruffs = cls in sit.know.voids[partner] and TRUMP_CLASS not in sit.know.voids[partner]
-        if partner_ruffs and all(cls not in sit.know.voids[opponent] for opponent in opponents):
-            utility += PARTNER_RUFF
+        utility += partner_ruff_bonus(sit.know.voids, sit.seat, cls)
     if kept is not None and set(shape.kinds) & set(kept.kinds):
         utility -= KEEP
     return utility
@@ -110,7 +107,7 @@ def follow_utility(sit: Situation, play: tuple[int, ...]) -> float:
     trick = sit.trick
     plays = [cards for _, cards in trick]
     lead_cls = table.cls[plays[0][0]]
-    opponents = opponents_after(sit, len(trick))
+    opponents = opponents_after(sit.seat, len(trick))
     stake = sum(points_of(table, cards) for cards in plays) + points_of(table, play)
     winner = trick_winner([*plays, play], table.trump, sit.preset)
     if winner == len(trick):

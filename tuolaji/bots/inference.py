@@ -29,7 +29,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tuolaji.bots.heuristic import RESERVE_FROM
+from tuolaji.bots.hand import class_size
+from tuolaji.bots.heuristic import RESERVE_FROM, opponents_after
 from tuolaji.bots.risk import holds_higher, opponents_beat, tails_for
 from tuolaji.bots.situation import Situation
 from tuolaji.bots.table import TRUMP_CLASS, CardTable
@@ -43,6 +44,7 @@ from tuolaji.bots.values import (
     TRUMP_LEAD,
     kind_value,
     lead_gain,
+    partner_ruff_bonus,
     points_of,
     utility,
 )
@@ -131,16 +133,13 @@ class Moment:
         self.tails = tails_for(round(self.share * 256) / 256)
         self.memo: dict[tuple[bool, int, int, int, int], float] = {}
 
-    def class_count(self, counts: Sequence[int], cls: int) -> int:
-        return sum(counts[kind] for kind in self.table.class_kinds[cls])
-
     def risk(self, pattern: Pattern, lead_cls: int, opponents: Sequence[int], most: bool) -> float:
         """The seat's risk that ``opponents`` beat a play of ``pattern``, at its highest (``most``)
         or its lowest."""
         if not opponents:
             return 0.0
         unseen = self.unseen_most if most else self.unseen_least
-        lead_hidden = self.class_count(self.unseen_least if most else self.unseen_most, lead_cls)
+        lead_hidden = class_size(self.unseen_least if most else self.unseen_most, self.table, lead_cls)
 
         def higher(cls: int, above: int) -> float:
             key = (most, pattern.arity, pattern.length, cls, above)
@@ -159,7 +158,7 @@ def _read_lead(moment: Moment, lead: Sequence[int], caps: dict[int, int]) -> Non
     pattern = classify(lead, table.trump, moment.preset)
     if pattern is None:
         return
-    opponents = [(seat + 1) % 4, (seat + 3) % 4]
+    opponents = opponents_after(seat, 0)
     own_later = moment.later[seat]
     chosen_cls = table.cls[lead[0]]
     stake = points_of(table, lead) + PARTNER_FEED
@@ -168,7 +167,8 @@ def _read_lead(moment: Moment, lead: Sequence[int], caps: dict[int, int]) -> Non
     if chosen_cls == TRUMP_CLASS:
         best -= TRUMP_LEAD
     elif len(lead) == 1:
-        best += SHORT_SUIT / moment.class_count(own_later, chosen_cls) + _partner_ruff(moment, chosen_cls)
+        best += SHORT_SUIT / class_size(own_later, table, chosen_cls)
+        best += partner_ruff_bonus(moment.voids, seat, chosen_cls)
     for kind in range(KINDS):
         possible = moment.unseen_most[kind]
         if kind in lead or own_later[kind] or not possible:
@@ -201,17 +201,8 @@ def _surely_better_lead(moment: Moment, kind: int, copies: int, opponents: list[
         if copies >= 2 and moment.hand_size <= RESERVE_FROM:
             worst -= KEEP
     elif copies == 1:
-        worst += SHORT_SUIT / moment.hand_size + _partner_ruff(moment, cls)
+        worst += SHORT_SUIT / moment.hand_size + partner_ruff_bonus(moment.voids, moment.seat, cls)
     return worst > best + EPSILON
-
-
-def _partner_ruff(moment: Moment, cls: int) -> float:
-    """The heuristic's bonus for a side-suit single its partner can ruff and its opponents cannot."""
-    voids, seat = moment.voids, moment.seat
-    partner = voids[(seat + 2) % 4]
-    if cls in partner and TRUMP_CLASS not in partner and all(cls not in voids[(seat + i) % 4] for i in (1, 3)):
-        return PARTNER_RUFF
-    return 0.0
 
 
 def _read_follow(moment: Moment, trick: Sequence[PlayRecord], caps: dict[int, int]) -> None:
@@ -243,8 +234,7 @@ class _FollowReader:
         self.moment = moment
         self.lead_cls = lead_cls
         self.before = before
-        seat = moment.seat
-        self.opponents = [(seat + i) % 4 for i in range(1, 4 - len(before)) if i % 2 == 1]
+        self.opponents = opponents_after(moment.seat, len(before))
         self.on_table = sum(points_of(moment.table, cards) for _, cards in before)
 
     def safest(self, cards: Sequence[int]) -> float:

@@ -22,15 +22,16 @@ from tuolaji.bots.tracking import Knowledge
 from tuolaji.cards import DECKS
 
 TRIES = 12
+EVERYTHING, RULES_ONLY, NOTHING = 2, 1, 0
+"""How much of the knowledge a deal keeps to: all of it, without the inferred kind caps, none."""
 
 
 def sample_hands(
     table: CardTable, know: Knowledge, seat: int, own: Sequence[int], sizes: Sequence[int], rng: random.Random
 ) -> list[list[int]]:
     """Count vectors for all four seats: ``own`` for ``seat``, a consistent guess for the others."""
-    # First everything the seat knows or infers, then without the inferences, then nothing.
-    stages = (2, 1) if any(know.kind_caps) else (2,)
-    for trust in (*(stage for stage in stages for _ in range(TRIES)), 0):
+    stages = (EVERYTHING, RULES_ONLY) if any(know.kind_caps) else (EVERYTHING,)
+    for trust in (*(stage for stage in stages for _ in range(TRIES)), NOTHING):
         hands = _attempt(table, know, seat, own, sizes, rng, trust)
         if hands is not None:
             return hands
@@ -61,13 +62,13 @@ def _attempt(
 
     def room(s: int, kind: int) -> int:
         """How many more cards of ``kind`` seat ``s`` may take."""
-        if not trust:
+        if trust == NOTHING:
             return pool[kind]
         cls = table.cls[kind]
         if cls in know.voids[s]:
             return 0
         cap = know.caps[s].get(cls, DECKS)
-        if trust == 2:
+        if trust == EVERYTHING:
             cap = min(cap, know.kind_caps[s].get(kind, DECKS))
         return max(0, min(pool[kind], cap - hands[s][kind]))
 

@@ -29,6 +29,15 @@ KEEP = 50.0
 """Leading cards of the shape kept for the last trick (摳底, R35) costs this."""
 
 
+def partner_ruff_bonus(voids: Sequence[set[int]], seat: int, cls: int) -> float:
+    """:data:`PARTNER_RUFF` for a side-suit single lead in ``cls`` when ``seat``'s partner has shown
+    it can ruff it (void in ``cls``, not in trumps) and neither opponent has shown a void in it; else 0."""
+    partner = voids[(seat + 2) % 4]
+    if cls in partner and TRUMP_CLASS not in partner and all(cls not in voids[(seat + i) % 4] for i in (1, 3)):
+        return PARTNER_RUFF
+    return 0.0
+
+
 def card_value(table: CardTable, counts: Sequence[int], kind: int) -> float:
     """How much a card is worth keeping: strength within its class, trumps more, pairs more."""
     return kind_value(table, kind, counts[kind])
