@@ -44,7 +44,7 @@ _current: dict[str, Round] = {}
 _audit: list[tuple[float, float, float, int, bool, float, int]] = []
 
 
-def _set_constant(assignment: str) -> None:
+def set_constant(assignment: str) -> None:
     name, _, value = assignment.partition("=")
     if not hasattr(search, name):
         raise SystemExit(f"--set {assignment}: tuolaji.bots.search has no constant {name!r}")
@@ -203,7 +203,7 @@ def main() -> None:
     mode.add_argument("--audit", action="store_true", help="audit every switch (runs in one process)")
     args = parser.parse_args()
     for assignment in args.set:
-        _set_constant(assignment)
+        set_constant(assignment)
     if args.oracle or args.audit or args.lengths:
         vars(arena)["play_round"] = _remember_round(arena.play_round)
     if args.oracle:

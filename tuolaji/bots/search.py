@@ -20,6 +20,13 @@ still in the hands: a candidate that moves the estimate just across a threshold 
 fraction of a level, not a whole one, which makes the comparison of candidates far less noisy.
 A play-out played to the end is valued by its exact level change.
 
+Late in the hand (:data:`REPLAY_FROM` cards in hand or fewer) the deals come from a
+:class:`~tuolaji.bots.replay.ReplayChain` instead: a sampled deal moved, :data:`BURN_IN` card swaps
+between two other seats before the first deal and :data:`GAP` between two deals, towards deals on
+which the other seats' last :data:`REPLAY_DEPTH` moves each, replayed with the heuristic, are the
+moves they made. Against heuristic players that puts far more hidden cards in the right hands
+(docs/BENCHMARKS.md); against others it is a model of how they play, not a rule.
+
 The candidates race (:meth:`SearchBot.race`): after :data:`MIN_DEALS` deals, and after each deal
 from then on, an alternative whose mean gain over the heuristic's choice (paired over the same
 deals) could not reach :data:`SWITCH_MARGIN` even :data:`RACE_Z` standard errors up leaves the race,
@@ -34,7 +41,8 @@ fresh deals confirmed, see docs/BENCHMARKS.md).
 Determinism and the time budget: the number of play-outs is computed from the budget, not
 measured: ``play-outs = budget_ms / (expected play-out moves × cost per move)`` (at least two),
 where the cost per move (:data:`MS_PER_MOVE`, growing with the cards in hand) was measured on the
-reference machine; each sampled deal spends one play-out per candidate still in the race. So a
+reference machine; each sampled deal spends one play-out per candidate still in the race, and
+each move a chain replays :data:`REPLAY_COST` play-out moves. So a
 seed and a view always give the same move, on any machine; on a slower machine a move takes
 proportionally longer than the budget.
 """
@@ -42,15 +50,18 @@ proportionally longer than the budget.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import random
+from collections.abc import Iterator, Sequence
 
 from tuolaji.bots.base import Bot
 from tuolaji.bots.bidding import choose_bid
 from tuolaji.bots.heuristic import legal_follows, ranked_follows, ranked_leads
 from tuolaji.bots.inference import read_plays
 from tuolaji.bots.playout import Playout
+from tuolaji.bots.replay import PastMoves, ReplayChain
 from tuolaji.bots.sampling import sample_hands
 from tuolaji.bots.situation import Situation
+from tuolaji.bots.tracking import trick_plays
 from tuolaji.bots.values import card_value
 from tuolaji.game.actions import Bid
 from tuolaji.game.view import SeatView
@@ -91,14 +102,31 @@ READ_PLAYS = False
 """Whether the sampler keeps to the kind caps read from the other seats' leads and follows
 (:func:`tuolaji.bots.inference.read_plays`). Off: against the heuristic it placed 2% more hidden
 cards right but gained nothing measurable in the arena (docs/BENCHMARKS.md)."""
+REPLAY_FROM = 16
+"""From this many cards in hand down, deals come from a :class:`~tuolaji.bots.replay.ReplayChain`:
+deals on which the other seats' past moves, replayed with the heuristic, agree with what they played."""
+REPLAY_DEPTH = 12
+"""How many of each other seat's latest moves are replayed."""
+BURN_IN = 100
+"""Swaps proposed before the chain's first deal."""
+GAP = 5
+"""Swaps proposed between two deals."""
+REPLAY_PARTNER = True
+"""Whether the partner's moves are replayed too (else only the opponents')."""
+REPLAY_COST = 2.5
+"""What replaying one move costs, in play-out moves (measured late in a hand: about 0.12 ms against 0.048 ms)."""
 CARDS_PER_TRICK = 1.6
 """Average cards per play, to estimate how many tricks are left."""
 
 
+def playout_moves(hand_size: int, horizon: int = HORIZON_TRICKS) -> float:
+    """The expected moves of one play-out."""
+    return 4 * min(horizon, max(1.0, hand_size / CARDS_PER_TRICK))
+
+
 def playouts_for(budget_ms: float, hand_size: int, horizon: int = HORIZON_TRICKS) -> int:
     """How many play-outs fit the budget (see the module docstring); at least two."""
-    tricks = min(horizon, max(1.0, hand_size / CARDS_PER_TRICK))
-    per_playout = 4 * tricks * (MS_PER_MOVE[0] + MS_PER_MOVE[1] * hand_size)
+    per_playout = playout_moves(hand_size, horizon) * (MS_PER_MOVE[0] + MS_PER_MOVE[1] * hand_size)
     return max(2, int(budget_ms / per_playout))
 
 
@@ -188,12 +216,13 @@ class SearchBot(Bot):
         plausibly beat the heuristic's choice (index 0) by :data:`SWITCH_MARGIN`."""
         rng = self.rng_for(view)
         horizon = self.horizon if sit.hand_size > ENDGAME_CARDS else END
-        units = playouts_for(self.budget_ms, sit.hand_size, horizon)
+        units: float = playouts_for(self.budget_ms, sit.hand_size, horizon)
         values: list[list[float]] = [[] for _ in candidates]
         active = list(range(len(candidates)))
+        deals = self.deals(view, sit, rng, playout_moves(sit.hand_size, horizon))
         while len(active) > 1 and units >= len(active) and len(values[0]) < MAX_DEALS:
-            units -= len(active)
-            hands = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng)
+            hands, cost = next(deals)
+            units -= len(active) + cost
             for index in active:
                 playout = Playout.from_situation(sit, hands)
                 playout.run(candidates[index], horizon)
@@ -201,6 +230,24 @@ class SearchBot(Bot):
             if len(values[0]) >= MIN_DEALS:
                 active = [0] + [i for i in active[1:] if _upper_gain(values[0], values[i]) >= SWITCH_MARGIN]
         return pick(values)
+
+    @staticmethod
+    def deals(
+        view: SeatView, sit: Situation, rng: random.Random, per_playout: float
+    ) -> Iterator[tuple[list[list[int]], float]]:
+        """The deals of the hidden cards to play out, each with what it cost beyond sampling, in
+        play-outs of ``per_playout`` moves: sampled ones, or late in the hand those of a
+        :class:`~tuolaji.bots.replay.ReplayChain` (see the module docstring)."""
+        if sit.hand_size > REPLAY_FROM:
+            while True:
+                yield sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng), 0.0
+        past = PastMoves(sit, trick_plays(view.tricks, view.trick), REPLAY_DEPTH, REPLAY_PARTNER)
+        chain = ReplayChain(past, sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng), rng)
+        chain.run(BURN_IN)
+        while True:
+            yield chain.deal(), REPLAY_COST * past.replayed / per_playout
+            past.replayed = 0
+            chain.run(GAP)
 
 
 def pick(values: Sequence[Sequence[float]]) -> int:

@@ -1,0 +1,149 @@
+"""Replaying the other seats' past moves (:mod:`tuolaji.bots.replay`): the real deal replays every
+move of heuristic players; the chain keeps its deals consistent with the view, never makes more
+moves fail, and its incremental bookkeeping matches a full replay."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.bots.conftest import bid_with, setup
+from tests.bots.test_caps import breaks
+from tuolaji.bots import make_bot
+from tuolaji.bots.hand import counts_of
+from tuolaji.bots.replay import PastMoves, ReplayChain
+from tuolaji.bots.sampling import sample_hands
+from tuolaji.bots.search import REPLAY_DEPTH, REPLAY_FROM, SearchBot
+from tuolaji.bots.situation import Situation
+from tuolaji.bots.tracking import trick_plays
+from tuolaji.game import Play, Round
+from tuolaji.game.playout import play_to_end
+from tuolaji.game.view import SeatView
+
+
+def late_positions(
+    preset: str, seed: int, every: int = 9, most_cards: int = 20
+) -> list[tuple[SeatView, list[list[int]]]]:
+    """Views (with the real hands) from a hand four heuristic players play."""
+    bots = [make_bot("heuristic", seat) for seat in range(4)]
+    round_ = Round(setup(seed, preset, dealer=seed % 4, level=2 + seed))
+    assert bid_with(round_, bots)
+    found: list[tuple[SeatView, list[list[int]]]] = []
+
+    def move(seat: int) -> Play:
+        view = round_.view(seat)
+        if view.tricks and len(view.hand) <= most_cards and len(view.tricks) % every == 0 and not view.trick:
+            found.append((view, [counts_of(round_.view(s).hand) for s in range(4)]))
+        action = bots[seat].choose(view)
+        assert isinstance(action, Play)
+        return action
+
+    play_to_end(round_, move)
+    return found
+
+
+def past_of(view: SeatView, depth: int = 12) -> PastMoves:
+    return PastMoves(Situation.from_view(view), trick_plays(view.tricks, view.trick), depth)
+
+
+@pytest.mark.parametrize("preset", ["nanning", "guigang", "fourdeck"])
+def test_the_real_deal_replays_every_move_of_heuristic_players(preset: str) -> None:
+    replayed = 0
+    for view, real in late_positions(preset, seed=3, every=2, most_cards=54):
+        past = past_of(view, depth=60)
+        for seat in range(4):
+            for move in past.moves[seat]:
+                assert past.agrees(move, real[seat]), (seat, move.cards)
+                replayed += 1
+        assert view.seat is not None and past.moves[view.seat] == []
+    assert replayed > 500
+
+
+def test_moves_are_the_latest_of_each_other_seat_newest_first() -> None:
+    view, _ = late_positions("nanning", seed=1)[0]
+    past = past_of(view, depth=3)
+    plays = [play for trick in trick_plays(view.tricks, view.trick) for play in trick]
+    for seat in range(4):
+        if seat == view.seat:
+            continue
+        own = [tuple(sorted(play.cards)) for play in plays if play.seat == seat]
+        assert [move.cards for move in past.moves[seat]] == own[::-1][:3]
+        newest = past.moves[seat][0]
+        assert sum(newest.since) == len(newest.cards)
+
+
+def test_a_wrong_deal_fails_replays() -> None:
+    failed = 0
+    for view, real in late_positions("nanning", seed=2):
+        past = past_of(view)
+        others = [seat for seat in range(4) if seat != view.seat]
+        # Every card of the first other seat's hand moved to the second and back: swap whole hands.
+        swapped = [list(hand) for hand in real]
+        first, second = others[0], others[1]
+        swapped[first], swapped[second] = swapped[second], swapped[first]
+        failed += sum(not past.agrees(move, swapped[seat]) for seat in (first, second) for move in past.moves[seat])
+    assert failed > 0
+
+
+@pytest.mark.parametrize("seed", [0, 4])
+def test_the_chain_keeps_to_the_view_and_its_bookkeeping(seed: int) -> None:
+    rng = random.Random(seed)
+    improved = 0
+    for view, real in late_positions("nanning", seed=seed):
+        sit = Situation.from_view(view)
+        past = PastMoves(sit, trick_plays(view.tricks, view.trick), 12)
+        start = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng)
+        chain = ReplayChain(past, start, rng)
+        before = chain.disagreements
+        for _ in range(40):
+            was = chain.disagreements
+            chain.step()
+            assert chain.disagreements <= was
+            full = [[not past.agrees(move, chain.hands[seat]) for move in past.moves[seat]] for seat in range(4)]
+            assert chain.fails == full
+        improved += chain.disagreements < before
+        deal = chain.deal()
+        assert deal[sit.seat] == sit.counts
+        assert [sum(hand) for hand in deal] == [sum(hand) for hand in real]
+        assert [sum(hand[kind] for hand in deal) for kind in range(54)] == [
+            sum(hand[kind] for hand in real) for kind in range(54)
+        ]
+        for seat in range(4):
+            if seat != sit.seat:
+                assert breaks(sit.table, sit.know, seat, deal[seat]) == []
+                assert all(deal[seat][kind] >= count for kind, count in enumerate(sit.know.known[seat]))
+    assert improved > 0
+
+
+def test_the_chain_is_deterministic_for_a_seed() -> None:
+    view, _ = late_positions("nanning", seed=5)[0]
+    sit = Situation.from_view(view)
+    deals = []
+    for _ in range(2):
+        rng = random.Random(7)
+        past = PastMoves(sit, trick_plays(view.tricks, view.trick), 12)
+        chain = ReplayChain(past, sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng), rng)
+        chain.run(30)
+        deals.append(chain.deal())
+    assert deals[0] == deals[1]
+
+
+def test_the_search_deals_from_a_chain_late_in_the_hand() -> None:
+    """Before :data:`REPLAY_FROM` cards the search's deals are plain samples at no extra cost; from
+    then on they come from a chain started at the same sample: they explain at least as many of the
+    other seats' moves, and their replays are charged to the budget."""
+    fewer = 0
+    for view, _ in late_positions("nanning", seed=6, every=3, most_cards=54):
+        sit = Situation.from_view(view)
+        start = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, random.Random(5))
+        deal, cost = next(SearchBot.deals(view, sit, random.Random(5), 40.0))
+        if sit.hand_size > REPLAY_FROM:
+            assert (deal, cost) == (start, 0.0)
+            continue
+        past = past_of(view, depth=REPLAY_DEPTH)
+        counted = [ReplayChain(past, hands, random.Random(0)).disagreements for hands in (start, deal)]
+        assert counted[1] <= counted[0]
+        fewer += counted[1] < counted[0]
+        assert cost > 0
+    assert fewer > 0

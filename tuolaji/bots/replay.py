@@ -1,0 +1,212 @@
+"""Deals that explain the other seats' past moves, if they play like the heuristic.
+
+A seat that plays like the heuristic (:func:`tuolaji.bots.heuristic.choose_play`) makes each move
+from its hand, the trick on the table and the public history only. Given a guess at its hand now,
+its hand at any earlier move is that guess plus the cards it has played since, so the move can be
+replayed exactly (:class:`PastMoves`): on the real deal every replay gives the move that was played;
+a guess that puts cards in the wrong hands fails many. Random deals almost never pass them all, so
+:class:`ReplayChain` walks from a sampled deal by swapping one card between two other seats at a
+time, keeping each swap that does not make more replays fail (a Markov chain whose states, once
+every replay passes, are deals the whole recent history agrees with). Late in a hand such deals put
+far more hidden cards in the right hands than sampling alone (docs/BENCHMARKS.md).
+
+A swap of two cards changes few replays: a follow from a hand holding more cards of the led
+suit-class than were led picks among those cards only, and its risk estimates count only the
+hidden cards of the led class and of trumps (:mod:`tuolaji.bots.risk`), so it is replayed again only
+when a swapped card is of one of those classes. Leads, and follows short of the led class, depend
+on the whole hand and are always replayed.
+
+This is a model of how the other seats play, not a rule: a person, or the search itself (it
+sometimes plays another move than the heuristic), makes moves no deal replays. The chain then
+settles on deals that explain as many moves as it can find.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tuolaji.bots.hand import class_size
+from tuolaji.bots.heuristic import choose_play
+from tuolaji.bots.situation import Situation, Trick
+from tuolaji.bots.table import TRUMP_CLASS
+from tuolaji.bots.tracking import Knowledge, note_trick
+from tuolaji.cards import DECKS, KINDS
+from tuolaji.game.view import PlayRecord
+
+NO_KNOWN: list[list[int]] = [[0] * KINDS for _ in range(4)]
+
+
+@dataclass(frozen=True)
+class PastMove:
+    """One earlier move of another seat, with what was public when it was made."""
+
+    seat: int
+    trick: Trick
+    """The trick before the move (empty for a lead)."""
+    played: tuple[int, ...]
+    """Cards played before the move, per kind."""
+    voids: tuple[frozenset[int], ...]
+    """Voids shown before the move (R23)."""
+    cards: tuple[int, ...]
+    """The move, sorted."""
+    since: tuple[int, ...]
+    """Cards the seat has played from this move on, per kind: its hand then is its hand now plus these."""
+
+
+class PastMoves:
+    """The other seats' latest moves in a hand, to replay on guessed deals."""
+
+    def __init__(self, sit: Situation, plays: Sequence[Sequence[PlayRecord]], depth: int, partner: bool = True) -> None:
+        """The last ``depth`` moves of each seat other than ``sit.seat`` (and its partner, unless
+        ``partner``) in ``plays`` (every trick so far, finished ones first, then the current one)."""
+        self.sit = sit
+        table = sit.table
+        history: list[tuple[int, Trick, tuple[int, ...], tuple[frozenset[int], ...], tuple[int, ...]]] = []
+        played = [0] * KINDS
+        voids: list[set[int]] = [set(), set(), set(), set()]
+        for trick in plays:
+            for index, play in enumerate(trick):
+                seen = [set(v) for v in voids]
+                if index:
+                    note_trick(table, trick[:index], seen, [{}, {}, {}, {}])
+                before: Trick = [(p.seat, p.cards) for p in trick[:index]]
+                history.append((play.seat, before, tuple(played), tuple(frozenset(v) for v in seen), play.cards))
+                for card in play.cards:
+                    played[card] += 1
+            if trick:
+                note_trick(table, trick, voids, [{}, {}, {}, {}])
+        since = [[0] * KINDS for _ in range(4)]
+        self.moves: list[list[PastMove]] = [[], [], [], []]
+        """Per seat, its replayed moves, newest first (none for ``sit.seat``)."""
+        for seat, before, then_played, then_voids, cards in reversed(history):
+            for card in cards:
+                since[seat][card] += 1
+            if seat != sit.seat and (partner or seat != sit.partner) and len(self.moves[seat]) < depth:
+                move = PastMove(seat, before, then_played, then_voids, tuple(sorted(cards)), tuple(since[seat]))
+                self.moves[seat].append(move)
+        self.replayed = 0
+        """Moves replayed so far (for the search's time budget)."""
+
+    def agrees(self, move: PastMove, hand_now: Sequence[int]) -> bool:
+        """Whether the heuristic, holding ``hand_now`` plus what it has played since, makes ``move``."""
+        self.replayed += 1
+        sit = self.sit
+        hand = [now + later for now, later in zip(hand_now, move.since, strict=True)]
+        unseen = [DECKS - played - held for played, held in zip(move.played, hand, strict=True)]
+        know = Knowledge(unseen, [set(v) for v in move.voids], NO_KNOWN)
+        then = Situation(sit.table, sit.preset, move.seat, sit.dealer, hand, list(move.trick), know, 0)
+        return tuple(sorted(choose_play(then))) == move.cards
+
+    def touched(self, move: PastMove, hand_now: Sequence[int], classes: set[int]) -> bool:
+        """Whether swapping cards of ``classes`` in the seat's hand can change its replay of ``move``
+        (see the module docstring)."""
+        if not move.trick:
+            return True
+        table = self.sit.table
+        lead = move.trick[0][1]
+        lead_cls = table.cls[lead[0]]
+        if lead_cls in classes or TRUMP_CLASS in classes:
+            return True
+        held = class_size(hand_now, table, lead_cls) + class_size(move.since, table, lead_cls)
+        return held <= len(lead)
+
+
+class ReplayChain:
+    """Deals of the hidden cards, moved one swap at a time towards deals the past moves agree with."""
+
+    def __init__(self, past: PastMoves, hands: list[list[int]], rng: random.Random) -> None:
+        """Start from the sampled deal ``hands`` (all four seats; the viewer's own hand is kept)."""
+        self.past = past
+        self.hands = [list(hand) for hand in hands]
+        self.rng = rng
+        sit = past.sit
+        self.others = [seat for seat in range(4) if seat != sit.seat and any(self.hands[seat])]
+        """The seats whose cards are swapped (the viewer's own hand is known, an empty one has none)."""
+        self.fails = [[not past.agrees(move, self.hands[seat]) for move in past.moves[seat]] for seat in range(4)]
+
+    @property
+    def disagreements(self) -> int:
+        """Past moves the current deal does not replay."""
+        return sum(sum(fails) for fails in self.fails)
+
+    def deal(self) -> list[list[int]]:
+        """A copy of the current deal."""
+        return [list(hand) for hand in self.hands]
+
+    def run(self, steps: int) -> None:
+        """Propose ``steps`` swaps."""
+        for _ in range(steps):
+            self.step()
+
+    def step(self) -> None:
+        """Swap a random card of one other seat with a random card of another if both may hold the
+        other's card and no more past moves fail."""
+        rng = self.rng
+        if len(self.others) < 2:
+            return
+        first, second = rng.sample(self.others, 2)
+        give = self._pick(first)
+        take = self._pick(second)
+        if give == take or not (self._may_swap(first, give, take) and self._may_swap(second, take, give)):
+            return
+        classes = {self.past.sit.table.cls[give], self.past.sit.table.cls[take]}
+        self._move(first, give, take)
+        self._move(second, take, give)
+        allowed = sum(self.fails[first]) + sum(self.fails[second])
+        fresh: dict[int, list[bool]] = {}
+        for seat in (first, second):
+            fails = self._replay(seat, classes, allowed)
+            if fails is None:
+                self._move(first, take, give)
+                self._move(second, give, take)
+                return
+            fresh[seat] = fails
+            allowed -= sum(fails)
+        self.fails[first] = fresh[first]
+        self.fails[second] = fresh[second]
+
+    def _pick(self, seat: int) -> int:
+        hand = self.hands[seat]
+        index = self.rng.randrange(sum(hand))
+        for kind, count in enumerate(hand):
+            if index < count:
+                return kind
+            index -= count
+        raise AssertionError("unreachable: index within the hand")
+
+    def _may_swap(self, seat: int, give: int, take: int) -> bool:
+        """Whether ``seat`` may give up a card of ``give`` and hold one more of ``take``."""
+        know = self.past.sit.know
+        table = self.past.sit.table
+        if self.hands[seat][give] <= know.known[seat][give]:
+            return False
+        cls = table.cls[take]
+        if cls in know.voids[seat]:
+            return False
+        holding = self.hands[seat][take] + 1
+        return holding <= know.caps[seat].get(cls, DECKS) and holding <= know.kind_caps[seat].get(take, DECKS)
+
+    def _move(self, seat: int, give: int, take: int) -> None:
+        self.hands[seat][give] -= 1
+        self.hands[seat][take] += 1
+
+    def _replay(self, seat: int, classes: set[int], allowed: int) -> list[bool] | None:
+        """The seat's fails after a swap of cards of ``classes``, or None once there are surely more
+        than ``allowed``. Only the moves the swap touches are replayed, failing ones first: after
+        them the count can only grow, so it can stop early."""
+        past = self.past
+        hand = self.hands[seat]
+        moves = past.moves[seat]
+        fails = list(self.fails[seat])
+        count = sum(fails)
+        touched = [index for index, move in enumerate(moves) if past.touched(move, hand, classes)]
+        touched.sort(key=lambda index: not fails[index])
+        for index in touched:
+            if count > allowed and not fails[index]:
+                return None
+            failed = not past.agrees(moves[index], hand)
+            count += failed - fails[index]
+            fails[index] = failed
+        return None if count > allowed else fails
