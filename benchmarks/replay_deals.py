@@ -16,6 +16,8 @@ import random
 import time
 from dataclasses import dataclass, field
 
+from inference import placed
+
 from tuolaji.bots import search
 from tuolaji.bots.arena import bid_round, deal_setup
 from tuolaji.bots.hand import counts_of
@@ -29,16 +31,6 @@ from tuolaji.game.playout import play_to_end
 from tuolaji.game.round import Round
 
 BUCKET = 4
-
-
-def placed(guess: list[list[int]], real: list[list[int]], seat: int) -> tuple[int, int]:
-    """Hidden cards ``guess`` puts in the right hand, and all hidden cards."""
-    right = hidden = 0
-    for other in range(4):
-        if other != seat:
-            right += sum(min(g, r) for g, r in zip(guess[other], real[other], strict=True))
-            hidden += sum(real[other])
-    return right, hidden
 
 
 @dataclass
