@@ -34,7 +34,7 @@ from tuolaji.bots.heuristic import RESERVE_FROM, opponents_after
 from tuolaji.bots.risk import holds_higher, opponents_beat, tails_for
 from tuolaji.bots.situation import Situation
 from tuolaji.bots.table import TRUMP_CLASS, CardTable
-from tuolaji.bots.tracking import note_trick, trick_plays
+from tuolaji.bots.tracking import plays_with_voids, trick_plays
 from tuolaji.bots.values import (
     KEEP,
     PARTNER_FEED,
@@ -84,27 +84,20 @@ def infer_kind_caps(
                 later[play.seat][card] += 1
     # Hand sizes: every seat starts with as many cards as the viewer holds and has played.
     size = [sum(later[viewer])] * 4
-    voids: list[set[int]] = [set(), set(), set(), set()]
-    caps: list[dict[int, int]] = [{}, {}, {}, {}]
-    for trick in plays:
-        for index, play in enumerate(trick):
-            for kind in set(play.cards):
-                kind_caps[play.seat].pop(kind, None)
-            if play.seat != viewer:
-                seen_voids = [set(v) for v in voids]
-                if index:
-                    note_trick(table, trick[:index], seen_voids, [{}, {}, {}, {}])
-                moment = Moment(table, preset, play.seat, played, later, size[play.seat], seen_voids)
-                if index:
-                    _read_follow(moment, trick[: index + 1], kind_caps[play.seat])
-                else:
-                    _read_lead(moment, play.cards, kind_caps[play.seat])
-            for card in play.cards:
-                played[card] += 1
-                later[play.seat][card] -= 1
-            size[play.seat] -= len(play.cards)
-        if trick:
-            note_trick(table, trick, voids, caps)
+    for trick, index, voids in plays_with_voids(table, plays):
+        play = trick[index]
+        for kind in set(play.cards):
+            kind_caps[play.seat].pop(kind, None)
+        if play.seat != viewer:
+            moment = Moment(table, preset, play.seat, played, later, size[play.seat], voids)
+            if index:
+                _read_follow(moment, trick[: index + 1], kind_caps[play.seat])
+            else:
+                _read_lead(moment, play.cards, kind_caps[play.seat])
+        for card in play.cards:
+            played[card] += 1
+            later[play.seat][card] -= 1
+        size[play.seat] -= len(play.cards)
     return kind_caps
 
 

@@ -29,13 +29,12 @@ from dataclasses import dataclass
 
 from tuolaji.bots.hand import class_size
 from tuolaji.bots.heuristic import choose_play
+from tuolaji.bots.playout import NO_KNOWN
 from tuolaji.bots.situation import Situation, Trick
 from tuolaji.bots.table import TRUMP_CLASS
-from tuolaji.bots.tracking import Knowledge, note_trick
+from tuolaji.bots.tracking import Knowledge, plays_with_voids
 from tuolaji.cards import DECKS, KINDS
 from tuolaji.game.view import PlayRecord
-
-NO_KNOWN: list[list[int]] = [[0] * KINDS for _ in range(4)]
 
 
 @dataclass(frozen=True)
@@ -62,21 +61,14 @@ class PastMoves:
         """The last ``depth`` moves of each seat other than ``sit.seat`` (and its partner, unless
         ``partner``) in ``plays`` (every trick so far, finished ones first, then the current one)."""
         self.sit = sit
-        table = sit.table
         history: list[tuple[int, Trick, tuple[int, ...], tuple[frozenset[int], ...], tuple[int, ...]]] = []
         played = [0] * KINDS
-        voids: list[set[int]] = [set(), set(), set(), set()]
-        for trick in plays:
-            for index, play in enumerate(trick):
-                seen = [set(v) for v in voids]
-                if index:
-                    note_trick(table, trick[:index], seen, [{}, {}, {}, {}])
-                before: Trick = [(p.seat, p.cards) for p in trick[:index]]
-                history.append((play.seat, before, tuple(played), tuple(frozenset(v) for v in seen), play.cards))
-                for card in play.cards:
-                    played[card] += 1
-            if trick:
-                note_trick(table, trick, voids, [{}, {}, {}, {}])
+        for trick, index, voids in plays_with_voids(sit.table, plays):
+            play = trick[index]
+            before: Trick = [(p.seat, p.cards) for p in trick[:index]]
+            history.append((play.seat, before, tuple(played), tuple(frozenset(v) for v in voids), play.cards))
+            for card in play.cards:
+                played[card] += 1
         since = [[0] * KINDS for _ in range(4)]
         self.moves: list[list[PastMove]] = [[], [], [], []]
         """Per seat, its replayed moves, newest first (none for ``sit.seat``)."""

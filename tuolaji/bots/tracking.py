@@ -6,7 +6,7 @@ uses a :class:`Knowledge` never learns more than the person in that seat would.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from tuolaji.bots.table import CardTable
@@ -104,6 +104,22 @@ def note_trick(
             continue
         seat_caps = caps[play.seat]
         seat_caps[lead_cls] = min(cap, seat_caps.get(lead_cls, cap))
+
+
+def plays_with_voids(
+    table: CardTable, plays: Iterable[Sequence[PlayRecord]]
+) -> Iterator[tuple[Sequence[PlayRecord], int, list[set[int]]]]:
+    """Every play of ``plays`` (every trick so far, in order) as its trick, its index in the trick
+    and the voids shown before it (R23: in earlier tricks and by the plays before it in its own)."""
+    voids: list[set[int]] = [set(), set(), set(), set()]
+    for trick in plays:
+        for index in range(len(trick)):
+            seen = [set(v) for v in voids]
+            if index:
+                note_trick(table, trick[:index], seen, [{}, {}, {}, {}])
+            yield trick, index, seen
+        if trick:
+            note_trick(table, trick, voids, [{}, {}, {}, {}])
 
 
 def trick_plays(tricks: Sequence[TrickRecord], current: Sequence[PlayRecord]) -> list[Sequence[PlayRecord]]:
