@@ -116,6 +116,30 @@ def test_the_chain_keeps_to_the_view_and_its_bookkeeping(seed: int) -> None:
     assert improved > 0
 
 
+def test_a_suspect_is_a_held_card_a_failing_replay_played_instead() -> None:
+    suspects = 0
+    for view, _ in late_positions("nanning", seed=2, every=3):
+        sit = Situation.from_view(view)
+        rng = random.Random(3)
+        chain = ReplayChain(
+            past_of(view), sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng), rng
+        )
+        for _ in range(5):
+            suspect = chain.suspect()
+            if suspect is None:
+                continue
+            seat, card = suspect
+            assert chain.hands[seat][card] > 0
+            assert any(
+                card in replayed and card not in move.cards
+                for replayed, move in zip(chain.replays[seat], chain.past.moves[seat], strict=True)
+            )
+            suspects += 1
+        if not chain.disagreements:
+            assert chain.suspect() is None
+    assert suspects > 0
+
+
 def test_the_chain_is_deterministic_for_a_seed() -> None:
     view, _ = late_positions("nanning", seed=5)[0]
     sit = Situation.from_view(view)

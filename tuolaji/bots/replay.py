@@ -7,8 +7,11 @@ replayed exactly (:class:`PastMoves`): on the real deal every replay gives the m
 a guess that puts cards in the wrong hands fails many. Random deals almost never pass them all, so
 :class:`ReplayChain` walks from a sampled deal by swapping one card between two other seats at a
 time, keeping each swap that does not make more replays fail (a Markov chain whose states, once
-every replay passes, are deals the whole recent history agrees with). Late in a hand such deals put
-far more hidden cards in the right hands than sampling alone (docs/BENCHMARKS.md).
+every replay passes, are deals the whole recent history agrees with). Half the swaps are aimed: a
+failing replay has the seat play, on the current deal, cards it did not play then, so it probably
+lacks some of them; one it holds now is given away (:meth:`ReplayChain.suspect`). That reaches
+agreeing deals in far fewer swaps than random ones. Late in a hand such deals put far more hidden cards in the right
+hands than sampling alone (docs/BENCHMARKS.md).
 
 A swap of two cards changes few replays: a follow from a hand holding more cards of the led
 suit-class than were led picks among those cards only, and its risk estimates count only the
@@ -35,6 +38,9 @@ from tuolaji.bots.table import TRUMP_CLASS
 from tuolaji.bots.tracking import Knowledge, plays_with_voids
 from tuolaji.cards import DECKS, KINDS
 from tuolaji.game.view import PlayRecord
+
+TARGETED = 0.5
+"""How often a swap gives up a card a failing move suggests the seat lacks (:meth:`ReplayChain.suspect`)."""
 
 
 @dataclass(frozen=True)
@@ -83,13 +89,17 @@ class PastMoves:
 
     def agrees(self, move: PastMove, hand_now: Sequence[int]) -> bool:
         """Whether the heuristic, holding ``hand_now`` plus what it has played since, makes ``move``."""
+        return self.replay(move, hand_now) == move.cards
+
+    def replay(self, move: PastMove, hand_now: Sequence[int]) -> tuple[int, ...]:
+        """The heuristic's move (sorted) in ``move``'s place, holding ``hand_now`` plus what it has played since."""
         self.replayed += 1
         sit = self.sit
         hand = [now + later for now, later in zip(hand_now, move.since, strict=True)]
         unseen = [DECKS - played - held for played, held in zip(move.played, hand, strict=True)]
         know = Knowledge(unseen, [set(v) for v in move.voids], NO_KNOWN)
         then = Situation(sit.table, sit.preset, move.seat, sit.dealer, hand, list(move.trick), know, 0)
-        return tuple(sorted(choose_play(then))) == move.cards
+        return tuple(sorted(choose_play(then)))
 
     def touched(self, move: PastMove, hand_now: Sequence[int], classes: set[int]) -> bool:
         """Whether swapping cards of ``classes`` in the seat's hand can change its replay of ``move``
@@ -116,7 +126,16 @@ class ReplayChain:
         sit = past.sit
         self.others = [seat for seat in range(4) if seat != sit.seat and any(self.hands[seat])]
         """The seats whose cards are swapped (the viewer's own hand is known, an empty one has none)."""
-        self.fails = [[not past.agrees(move, self.hands[seat]) for move in past.moves[seat]] for seat in range(4)]
+        self.replays = [[past.replay(move, self.hands[seat]) for move in past.moves[seat]] for seat in range(4)]
+        """Per seat and past move, the heuristic's move on the current deal."""
+
+    @property
+    def fails(self) -> list[list[bool]]:
+        """Per seat and past move, whether the current deal fails to replay it."""
+        return [self._fails(seat, self.replays[seat]) for seat in range(4)]
+
+    def _fails(self, seat: int, replays: Sequence[tuple[int, ...]]) -> list[bool]:
+        return [replayed != move.cards for replayed, move in zip(replays, self.past.moves[seat], strict=True)]
 
     @property
     def disagreements(self) -> int:
@@ -133,31 +152,54 @@ class ReplayChain:
             self.step()
 
     def step(self) -> None:
-        """Swap a random card of one other seat with a random card of another if both may hold the
-        other's card and no more past moves fail."""
+        """Swap a card of one other seat with a random card of another if both may hold the other's
+        card and no more past moves fail. The first card is, with probability :data:`TARGETED` when
+        some move fails, a :meth:`suspect`; else random."""
         rng = self.rng
         if len(self.others) < 2:
             return
-        first, second = rng.sample(self.others, 2)
-        give = self._pick(first)
+        suspect = self.suspect() if rng.random() < TARGETED else None
+        if suspect is None:
+            first, second = rng.sample(self.others, 2)
+            give = self._pick(first)
+        else:
+            first, give = suspect
+            second = rng.choice([seat for seat in self.others if seat != first])
         take = self._pick(second)
         if give == take or not (self._may_swap(first, give, take) and self._may_swap(second, take, give)):
             return
         classes = {self.past.sit.table.cls[give], self.past.sit.table.cls[take]}
         self._move(first, give, take)
         self._move(second, take, give)
-        allowed = sum(self.fails[first]) + sum(self.fails[second])
-        fresh: dict[int, list[bool]] = {}
+        fails = self.fails
+        allowed = sum(fails[first]) + sum(fails[second])
+        fresh: dict[int, list[tuple[int, ...]]] = {}
         for seat in (first, second):
-            fails = self._replay(seat, classes, allowed)
-            if fails is None:
+            replays = self._replay(seat, classes, allowed)
+            if replays is None:
                 self._move(first, take, give)
                 self._move(second, give, take)
                 return
-            fresh[seat] = fails
-            allowed -= sum(fails)
-        self.fails[first] = fresh[first]
-        self.fails[second] = fresh[second]
+            fresh[seat] = replays
+            allowed -= sum(self._fails(seat, replays))
+        self.replays[first] = fresh[first]
+        self.replays[second] = fresh[second]
+
+    def suspect(self) -> tuple[int, int] | None:
+        """A seat and a card it holds now that the heuristic, on the current deal, would have played
+        in a failing move's place instead of the move made: a card that seat probably lacks."""
+        rng = self.rng
+        failing = [
+            (seat, replayed, move)
+            for seat in self.others
+            for replayed, move in zip(self.replays[seat], self.past.moves[seat], strict=True)
+            if replayed != move.cards
+        ]
+        if not failing:
+            return None
+        seat, replayed, move = rng.choice(failing)
+        held = [card for card in set(replayed) if card not in move.cards and self.hands[seat][card]]
+        return (seat, rng.choice(sorted(held))) if held else None
 
     def _pick(self, seat: int) -> int:
         hand = self.hands[seat]
@@ -184,21 +226,23 @@ class ReplayChain:
         self.hands[seat][give] -= 1
         self.hands[seat][take] += 1
 
-    def _replay(self, seat: int, classes: set[int], allowed: int) -> list[bool] | None:
-        """The seat's fails after a swap of cards of ``classes``, or None once there are surely more
-        than ``allowed``. Only the moves the swap touches are replayed, failing ones first: after
-        them the count can only grow, so it can stop early."""
+    def _replay(self, seat: int, classes: set[int], allowed: int) -> list[tuple[int, ...]] | None:
+        """The seat's replays after a swap of cards of ``classes``, or None once surely more than
+        ``allowed`` of them fail. Only the moves the swap touches are replayed, failing ones first:
+        after them the count of fails can only grow, so it can stop early."""
         past = self.past
         hand = self.hands[seat]
         moves = past.moves[seat]
-        fails = list(self.fails[seat])
+        replays = list(self.replays[seat])
+        fails = self._fails(seat, replays)
         count = sum(fails)
         touched = [index for index, move in enumerate(moves) if past.touched(move, hand, classes)]
         touched.sort(key=lambda index: not fails[index])
         for index in touched:
             if count > allowed and not fails[index]:
                 return None
-            failed = not past.agrees(moves[index], hand)
+            replays[index] = past.replay(moves[index], hand)
+            failed = replays[index] != moves[index].cards
             count += failed - fails[index]
             fails[index] = failed
-        return None if count > allowed else fails
+        return None if count > allowed else replays
