@@ -10,8 +10,8 @@ time, keeping each swap that does not make more replays fail (a Markov chain who
 every replay passes, are deals the whole recent history agrees with). Half the swaps are aimed: a
 failing replay has the seat play, on the current deal, cards it did not play then, so it probably
 lacks some of them; one it holds now is given away (:meth:`ReplayChain.suspect`). That reaches
-agreeing deals in far fewer swaps than random ones. Late in a hand such deals put far more hidden cards in the right
-hands than sampling alone (docs/BENCHMARKS.md).
+agreeing deals in far fewer swaps than random ones. Late in a hand such deals put far more hidden
+cards in the right hands than sampling alone (docs/BENCHMARKS.md).
 
 A swap of two cards changes few replays: a follow from a hand holding more cards of the led
 suit-class than were led picks among those cards only, and its risk estimates count only the
@@ -190,15 +190,16 @@ class ReplayChain:
         in a failing move's place instead of the move made: a card that seat probably lacks."""
         rng = self.rng
         failing = [
-            (seat, replayed, move)
+            (seat, index)
             for seat in self.others
-            for replayed, move in zip(self.replays[seat], self.past.moves[seat], strict=True)
-            if replayed != move.cards
+            for index, failed in enumerate(self._fails(seat, self.replays[seat]))
+            if failed
         ]
         if not failing:
             return None
-        seat, replayed, move = rng.choice(failing)
-        held = [card for card in set(replayed) if card not in move.cards and self.hands[seat][card]]
+        seat, index = rng.choice(failing)
+        played = self.past.moves[seat][index].cards
+        held = [card for card in set(self.replays[seat][index]) if card not in played and self.hands[seat][card]]
         return (seat, rng.choice(sorted(held))) if held else None
 
     def _pick(self, seat: int) -> int:
