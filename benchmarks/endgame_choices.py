@@ -28,7 +28,7 @@ from tuolaji.bots.playout import Playout
 from tuolaji.bots.search import END, SearchBot, team_value
 from tuolaji.bots.situation import Situation
 from tuolaji.game.actions import Play
-from tuolaji.game.playout import play_to_end
+from tuolaji.game.driver import play_to_end
 from tuolaji.game.round import Round
 from tuolaji.game.view import SeatView
 

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 from tuolaji.cards import Card
 from tuolaji.game import CloseBidding, DealCards, Play, Round
+from tuolaji.game.driver import play_to_end
 from tuolaji.game.match import Match
 from tuolaji.game.options import TableOptions
-from tuolaji.game.playout import play_to_end
 from tuolaji.game.simulate import play_random_round, random_bids, random_move, simulate
 from tuolaji.rules import Preset, Trump, is_legal_follow, legal_follow_hint, random_legal_follow
 

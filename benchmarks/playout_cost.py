@@ -17,7 +17,7 @@ from tuolaji.bots.playout import Playout
 from tuolaji.bots.sampling import sample_hands
 from tuolaji.bots.situation import Situation
 from tuolaji.game.actions import Play
-from tuolaji.game.playout import play_to_end
+from tuolaji.game.driver import play_to_end
 from tuolaji.game.round import Round
 from tuolaji.game.view import SeatView
 

@@ -27,7 +27,7 @@ from tuolaji.bots.sampling import sample_hands
 from tuolaji.bots.situation import Situation
 from tuolaji.bots.tracking import trick_plays
 from tuolaji.game.actions import Play
-from tuolaji.game.playout import play_to_end
+from tuolaji.game.driver import play_to_end
 from tuolaji.game.round import Round
 
 BUCKET = 4

@@ -14,8 +14,8 @@ from tuolaji.game import (
     Round,
     RoundSetup,
 )
+from tuolaji.game.driver import play_to_end
 from tuolaji.game.options import TableOptions
-from tuolaji.game.playout import play_to_end
 
 DEAL_STEP = 8
 

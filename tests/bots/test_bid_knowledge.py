@@ -19,8 +19,8 @@ from tuolaji.bots.table import card_table
 from tuolaji.bots.tracking import Knowledge
 from tuolaji.cards import DECK_SIZE, KINDS, SUITS, make_card, parse_card, parse_cards, parse_rank
 from tuolaji.game import Bid, CloseBidding, DealCards, Phase, Play, Round
+from tuolaji.game.driver import play_to_end
 from tuolaji.game.options import TableOptions
-from tuolaji.game.playout import play_to_end
 from tuolaji.game.view import BidRecord, PlayRecord
 
 SPADE, HEART = SUITS.index("S"), SUITS.index("H")

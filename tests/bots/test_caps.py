@@ -16,7 +16,7 @@ from tuolaji.bots.situation import Situation
 from tuolaji.bots.table import CardTable
 from tuolaji.bots.tracking import Knowledge
 from tuolaji.game import Play, Round
-from tuolaji.game.playout import play_to_end
+from tuolaji.game.driver import play_to_end
 
 
 def breaks(table: CardTable, know: Knowledge, seat: int, hand: list[int]) -> list[str]:

@@ -18,7 +18,7 @@ from tuolaji.bots.search import REPLAY_DEPTH, REPLAY_FROM, SearchBot
 from tuolaji.bots.situation import Situation
 from tuolaji.bots.tracking import trick_plays
 from tuolaji.game import Play, Round
-from tuolaji.game.playout import play_to_end
+from tuolaji.game.driver import play_to_end
 from tuolaji.game.view import SeatView
 
 

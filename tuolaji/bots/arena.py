@@ -27,8 +27,8 @@ from tuolaji.bots import ALIASES, BOT_NAMES, canonical_name, make_bot
 from tuolaji.bots.base import Bot
 from tuolaji.bots.bidding import choose_bid
 from tuolaji.game.actions import Bid, CloseBidding, DealCards, Play
+from tuolaji.game.driver import play_to_end
 from tuolaji.game.options import PRESET_NAMES, TableOptions
-from tuolaji.game.playout import play_to_end
 from tuolaji.game.round import Phase, Round, RoundSetup
 from tuolaji.game.view import RoundResult
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 from tuolaji.cards import DECK_SIZE, POINTS, Card
 from tuolaji.game.actions import Bid, CloseBidding, DealCards, Play
+from tuolaji.game.driver import play_to_end
 from tuolaji.game.match import Match
 from tuolaji.game.options import PRESET_NAMES, TableOptions
-from tuolaji.game.playout import play_to_end
 from tuolaji.game.round import Round
 from tuolaji.rules import Trump, random_legal_follow, random_valid_lead
 
