@@ -8,7 +8,7 @@ from tuolaji.cards import SUITS, make_card
 from tuolaji.game.actions import Bid, CloseBidding, DealCards, action_to_json
 from tuolaji.game.options import TableOptions
 from tuolaji.game.round import Round, RoundSetup
-from tuolaji.server.replay import record_details, setup_json
+from tuolaji.server.replay import record_details
 
 
 def stored(round_: Round) -> dict[str, Any]:
@@ -17,7 +17,7 @@ def stored(round_: Round) -> dict[str, Any]:
     setup = round_.setup
     return {
         "options": setup.options.to_json(),
-        "setup": setup_json(setup),
+        "setup": setup.to_json(),
         "actions": [action_to_json(action) for action in round_.actions],
     }
 

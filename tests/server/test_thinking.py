@@ -1,4 +1,4 @@
-"""Slow bots' moves: the worker pool, and when an answer still applies to the round (TurnStamp)."""
+"""Slow bots' moves: the worker pool; an auto-play proposal is only played when it is legal."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import pytest
 from tests.game.helpers import hands_with, playing_round
 from tuolaji.bots import canonical_name, make_bot
 from tuolaji.cards import KINDS
-from tuolaji.game.actions import Play, Retract, SetAutoPlay
+from tuolaji.game.actions import Play
 from tuolaji.game.round import Round
-from tuolaji.server.autoplay import TurnStamp, legal_play, make_autoplayer
+from tuolaji.game.table import legal_play
+from tuolaji.server.autoplay import make_autoplayer
 from tuolaji.server.thinking import ThinkingPool
 
 
@@ -21,40 +22,6 @@ def play_hint(round_: Round) -> None:
     seat = round_.to_move
     assert seat is not None
     round_.apply(Play(seat, tuple(round_.hint(seat))))
-
-
-def test_an_answer_applies_only_while_nothing_changed() -> None:
-    round_ = a_round()
-    play_hint(round_)  # the leader
-    seat = round_.to_move
-    assert seat is not None
-    stamp = TurnStamp.of(round_, seat)
-    assert stamp.is_current(round_)
-    assert not stamp.is_current(a_round())  # another round, even one standing at the same point
-    assert not stamp.is_current(None)
-    assert not TurnStamp.of(round_, (seat + 1) % 4).is_current(round_)  # not that seat's turn
-
-    round_.apply(SetAutoPlay((seat + 2) % 4, True))  # any action in between makes the answer stale
-    assert not stamp.is_current(round_)
-
-    stamp = TurnStamp.of(round_, seat)
-    play_hint(round_)
-    assert not stamp.is_current(round_)
-
-
-def test_a_retraction_makes_the_answer_stale_even_when_the_turn_comes_back() -> None:
-    round_ = a_round()
-    play_hint(round_)
-    follower = round_.to_move
-    assert follower is not None
-    play_hint(round_)
-    thinker = round_.to_move
-    assert thinker is not None
-    stamp = TurnStamp.of(round_, thinker)
-    round_.apply(Retract(follower))  # R31: the follower takes the play back ...
-    assert round_.to_move == follower and not stamp.is_current(round_)
-    play_hint(round_)  # ... and plays again: the same seat thinks, in a changed position
-    assert round_.to_move == thinker and not stamp.is_current(round_)
 
 
 def test_an_illegal_answer_becomes_the_hint() -> None:

@@ -19,11 +19,12 @@ from alembic.migration import MigrationContext
 from sqlalchemy import inspect
 from sqlalchemy.engine import Connection
 
+from tuolaji.game.effects import HandSeat
 from tuolaji.game.view import RoundResult
 from tuolaji.store.accounts import Accounts, BadCredentials, BadNickname, BadPassword, NicknameTaken
 from tuolaji.store.db import Database, alembic_config, make_engine, migrate, open_database, sqlite_url
 from tuolaji.store.models import Base
-from tuolaji.store.records import HandWrite, SeatRecord, get_hand, hands_of, record_hand
+from tuolaji.store.records import HandWrite, get_hand, hands_of, record_hand
 
 POSTGRES = os.environ.get("TUOLAJI_TEST_POSTGRES")
 
@@ -102,7 +103,7 @@ async def test_accounts_and_sessions(db: Database) -> None:
     assert await accounts.get(9999) is None
 
 
-def _hand(result: RoundResult, seats: list[SeatRecord], number: int = 1) -> HandWrite:
+def _hand(result: RoundResult, seats: list[HandSeat], number: int = 1) -> HandWrite:
     return HandWrite(
         table_id="t1",
         number=number,
@@ -122,10 +123,10 @@ async def test_settlement_and_records(url: str) -> None:
         accounts = Accounts(db)
         ids = [(await accounts.register(name, "password1"))[1].id for name in ("南", "東", "北")]
         seats = [
-            SeatRecord(0, ids[0], "南"),
-            SeatRecord(1, ids[1], "東"),
-            SeatRecord(2, ids[2], "北"),
-            SeatRecord(3, bot="heuristic"),
+            HandSeat(0, ids[0], "南"),
+            HandSeat(1, ids[1], "東"),
+            HandSeat(2, ids[2], "北"),
+            HandSeat(3, bot="heuristic"),
         ]
         # R40: team 0 (seats 0, 2) wins 2 levels: +2 × own bases; seat 1 loses 2 × its bases, floored at 0.
         won = RoundResult(kind="played", dealer=0, winner="defenders", winning_team=0, levels=2, score=60)
@@ -170,7 +171,7 @@ async def test_concurrent_hand_records_lose_no_update(db: Database) -> None:
     """Many tables finishing at once: every record is stored and every balance change counts."""
     accounts = Accounts(db)
     ids = [(await accounts.create_guest())[1].id for _ in range(4)]
-    seats = [SeatRecord(seat, ids[seat], f"p{seat}") for seat in range(4)]
+    seats = [HandSeat(seat, ids[seat], f"p{seat}") for seat in range(4)]
     won = RoundResult(kind="played", dealer=0, winner="defenders", winning_team=0, levels=1, score=60)
     settled = await asyncio.gather(*(record_hand(db, _hand(won, seats, number)) for number in range(1, 21)))
     assert len({item.hand_id for item in settled}) == 20

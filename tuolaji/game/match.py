@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
+from tuolaji.cards import RANKS, parse_rank
 from tuolaji.game.options import TableOptions
 from tuolaji.game.round import Phase, Round, RoundSetup, team_of
 from tuolaji.game.view import RoundResult
@@ -66,7 +68,6 @@ class Match:
         self.redeals_in_row = 0
         self.state = MatchState.PLAYING
         self.round: Round | None = None
-        self.history: list[RoundOutcome] = []
 
     def round_seed(self, number: int) -> int:
         """The seed of the ``number``-th round (0-based), derived from the match seed."""
@@ -89,13 +90,14 @@ class Match:
             else (0, 0, 0, 0),
         )
 
-    def start_round(self) -> Round:
-        """Deal the next round. Refused while a round is running or the match is not playing."""
+    def start_round(self, setup: RoundSetup | None = None) -> Round:
+        """Deal the next round, from :meth:`next_setup` or from ``setup`` (a restored table's round).
+        Refused while a round is running or the match is not playing."""
         if self.state is not MatchState.PLAYING:
             raise ValueError(f"start of a round: the match is {self.state} (R20, R47)")
         if self.round is not None and self.round.phase is not Phase.FINISHED:
             raise ValueError("start of a round: the current round is not finished")
-        self.round = Round(self.next_setup())
+        self.round = Round(setup if setup is not None else self.next_setup())
         self.rounds_started += 1
         return self.round
 
@@ -121,8 +123,32 @@ class Match:
             self.hands_played += 1
             self.state = MatchState.OVER
         outcome = RoundOutcome(result, before, (self.levels[0], self.levels[1]), self.dealer, self.state)
-        self.history.append(outcome)
         return outcome
+
+    def to_json(self) -> dict[str, Any]:
+        """The match between rounds (seed, levels, dealer, counts, state); :meth:`from_json` restores it
+        without its round."""
+        return {
+            "seed": self.seed,
+            "levels": [RANKS[level] for level in self.levels],
+            "dealer": self.dealer,
+            "rounds_started": self.rounds_started,
+            "hands_played": self.hands_played,
+            "redeals_in_row": self.redeals_in_row,
+            "state": str(self.state),
+        }
+
+    @classmethod
+    def from_json(cls, options: TableOptions, data: dict[str, Any]) -> Match:
+        """The match whose :meth:`to_json` is ``data``, under ``options`` (no round yet)."""
+        match = cls(options, int(data["seed"]))
+        match.levels = [parse_rank(level) for level in data["levels"]]
+        match.dealer = data["dealer"]
+        match.rounds_started = int(data["rounds_started"])
+        match.hands_played = int(data["hands_played"])
+        match.redeals_in_row = int(data["redeals_in_row"])
+        match.state = MatchState(data["state"])
+        return match
 
     def resume(self) -> None:
         """R20: all four pressed start again after three redeals; play on from the same levels and dealer."""

@@ -11,8 +11,9 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
-from tuolaji.cards import POINTS, RANKS, SUITS, Card, format_cards, full_deck, make_card
+from tuolaji.cards import POINTS, RANKS, SUITS, Card, format_cards, full_deck, make_card, parse_rank
 from tuolaji.game.actions import (
     Action,
     Bid,
@@ -115,6 +116,31 @@ class RoundSetup:
     @property
     def first_hand(self) -> bool:
         return self.dealer is None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form (a stored hand's ``setup``, a table log's round); the options and a stacked
+        deck are not part of it."""
+        return {
+            "seed": self.seed,
+            "dealer": self.dealer,
+            "level": RANKS[self.level],
+            "first_hand": self.first_hand,
+            "autoplay": list(self.autoplay),
+            "timeouts": list(self.timeouts),
+        }
+
+    @classmethod
+    def from_json(cls, options: TableOptions, data: dict[str, Any]) -> RoundSetup:
+        """The setup whose :meth:`to_json` is ``data``, played under ``options``."""
+        autoplay, timeouts = data["autoplay"], data["timeouts"]
+        return cls(
+            seed=int(data["seed"]),
+            options=options,
+            dealer=data["dealer"],
+            level=parse_rank(data["level"]),
+            autoplay=(bool(autoplay[0]), bool(autoplay[1]), bool(autoplay[2]), bool(autoplay[3])),
+            timeouts=(int(timeouts[0]), int(timeouts[1]), int(timeouts[2]), int(timeouts[3])),
+        )
 
 
 class Round:

@@ -1,8 +1,10 @@
 """The ASGI application: HTTP API, the ``/ws`` WebSocket and the browser client's static files.
 
-``create_app(config)`` opens the database (migrating it) and the slow bots' worker pool in the
-lifespan, so the app is ready before uvicorn accepts the first request; at exit the tables stop
-first, then the pool (no worker outlives the server), then the database.
+``create_app(config)`` opens the database (migrating it), the tables' log, the slow bots' worker pool
+and the lobby in the lifespan, and restores every open table from its log, so the app is ready (and
+the hands that were being played go on) before uvicorn accepts the first request. At exit the tables
+stop first, then the log writer, the pool (no worker outlives the server) and the database.
+:meth:`App.prepare_shutdown` is the graceful part of a restart (``tuolaji serve`` calls it on SIGTERM).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from tuolaji.server.api import Api
@@ -24,49 +26,67 @@ from tuolaji.server.lobby import Lobby
 from tuolaji.server.thinking import ThinkingPool
 from tuolaji.server.ws import serve_socket
 from tuolaji.store.db import open_database
+from tuolaji.store.tablelog import TableLog
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 """The browser client (static ES modules), served at ``/`` and ``/static/``."""
 
 
-def create_app(config: ServerConfig) -> ASGIApp:
-    """The server application for ``config``.
+class App:
+    """The server application for a :class:`ServerConfig` (an ASGI callable).
 
     ``/ws`` is served straight from the outermost ASGI callable rather than through Starlette's
     middleware and router: a socket's reader task resumes once per incoming message, and every
     nested coroutine between the server and the handler is passed on each resume. The HTTP API,
     the static files and the lifespan are the Starlette app.
     """
-    api = Api(AddressLimiter(config.account_rate_per_minute, config.account_burst))
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.api = Api(AddressLimiter(config.account_rate_per_minute, config.account_burst))
+        routes: list[BaseRoute] = list(self.api.routes())
+        if WEB_DIR.is_dir():
+            routes.append(Mount("/static", StaticFiles(directory=WEB_DIR), name="static"))
+            routes.append(Mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web"))
+        self.http = Starlette(routes=routes, lifespan=self._lifespan)
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        config = self.config
         db = await open_database(config.db_url)
+        table_log = TableLog(db)
         thinking = ThinkingPool(config.bot_workers, config.search_budget_ms)
-        lobby = Lobby(db, config, thinking)
-        api.lobby = lobby
+        lobby = Lobby(db, config, thinking, table_log)
         try:
+            await lobby.restore()
+            self.api.lobby = lobby
             yield
         finally:
-            api.lobby = None
+            self.api.lobby = None
             await lobby.close()
+            await table_log.close()
             await thinking.close()
             await db.close()
 
-    routes: list[BaseRoute] = list(api.routes())
-    if WEB_DIR.is_dir():
-        routes.append(Mount("/static", StaticFiles(directory=WEB_DIR), name="static"))
-        routes.append(Mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web"))
-    http = Starlette(routes=routes, lifespan=lifespan)
+    async def prepare_shutdown(self) -> None:
+        """Before the server closes its sockets: let the tables finish their steps and tell every client
+        ``server_restarting`` (the tables' logs hold everything; a restart resumes them)."""
+        lobby = self.api.lobby
+        if lobby is not None:
+            await lobby.prepare_shutdown()
 
-    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "websocket":
-            await http(scope, receive, send)
+            await self.http(scope, receive, send)
             return
         websocket = WebSocket(scope, receive, send)
-        if scope["path"] != "/ws" or api.lobby is None:
+        lobby = self.api.lobby
+        if scope["path"] != "/ws" or lobby is None or lobby.stopping:
             await websocket.close(1013 if scope["path"] == "/ws" else 1008)
             return
-        await serve_socket(websocket, api.lobby)
+        await serve_socket(websocket, lobby)
 
-    return app
+
+def create_app(config: ServerConfig) -> App:
+    """The server application for ``config``."""
+    return App(config)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import socket
 from collections.abc import Callable
 
 from tuolaji.server.config import DEFAULT_SEARCH_BUDGET_MS, ServerConfig, default_bot_workers
@@ -69,6 +70,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--next-hand-delay", type=float, default=3.0, help="seconds between settlement and the next deal"
     )
     parser.add_argument(
+        "--reconnect-grace",
+        type=float,
+        default=60.0,
+        help="after a restart, seconds a table waiting for players keeps the seats of people not back yet "
+        "(default 60; a table in a match keeps them until the hand after the restart ends, R46)",
+    )
+    parser.add_argument(
         "--seed", type=int, default=None, help="seed of the match seeds, for reproducible tables (default: random)"
     )
     parser.add_argument(
@@ -87,7 +95,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until interrupted."""
+    """Serve until interrupted; SIGTERM or Ctrl-C restarts gracefully (the tables' logs keep every hand)."""
     import gc
 
     import uvicorn
@@ -100,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
         start_silver=args.start_silver,
         bot_delay=args.bot_delay,
         next_hand_delay=args.next_hand_delay,
+        reconnect_grace=args.reconnect_grace,
         seed=args.seed,
         account_rate_per_minute=args.account_rate,
         account_burst=args.account_rate,
@@ -109,14 +118,26 @@ def run(args: argparse.Namespace) -> int:
     # Fewer, larger cyclic-GC passes: views and messages are short-lived, and gen-0 collections
     # every 700 allocations show up as latency spikes under load (docs/BENCHMARKS.md, Server).
     gc.set_threshold(GC_THRESHOLD, 20, 20)
-    uvicorn.run(
-        create_app(config),
-        host=args.host,
-        port=args.port,
-        ws="websockets-sansio",
-        ws_max_size=WS_MAX_BYTES,
-        ws_per_message_deflate=args.ws_deflate,
-        log_level=args.log_level,
-        lifespan="on",
+    app = create_app(config)
+
+    class Server(uvicorn.Server):
+        """uvicorn, telling the app before it closes the sockets (``server_restarting``)."""
+
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            await app.prepare_shutdown()
+            await super().shutdown(sockets)
+
+    server = Server(
+        uvicorn.Config(
+            app,
+            host=args.host,
+            port=args.port,
+            ws="websockets-sansio",
+            ws_max_size=WS_MAX_BYTES,
+            ws_per_message_deflate=args.ws_deflate,
+            log_level=args.log_level,
+            lifespan="on",
+        )
     )
+    server.run()
     return 0

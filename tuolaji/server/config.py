@@ -29,6 +29,8 @@ class ServerConfig:
     thinks meanwhile)."""
     next_hand_delay: float = 3.0
     """Seconds between a hand's settlement and the next deal (R37)."""
+    reconnect_grace: float = 60.0
+    """After a restart, seconds a table waiting for players keeps the seats of people not back yet (R46)."""
     seed: int | None = None
     """Seed of the match seeds (reproducible tables for tests and debugging); None: unpredictable."""
     rate_per_second: float = RATE_PER_SECOND

@@ -18,7 +18,6 @@ from tuolaji.server.limits import RATE_BURST, RATE_PER_SECOND, RateLimiter
 from tuolaji.server.protocol import error_message
 
 if TYPE_CHECKING:
-    from tuolaji.server.table import TableActor
     from tuolaji.store.accounts import AccountData
 
 OUTBOX_LIMIT = 2000
@@ -27,18 +26,20 @@ FLOOD_LIMIT = 200
 """Dropped messages after which a flooding connection is closed (1008)."""
 CLOSE_REPLACED = 4001
 CLOSE_POLICY = 1008
+CLOSE_RESTART = 1012
+"""Service restart (RFC 6455): the server is restarting; reconnect."""
 
 
 class Connection:
-    """A client connection: who it is, where it sits, and its outgoing queue."""
+    """A client connection: its ``id`` (how tables address it), who it is, and its outgoing queue."""
 
-    def __init__(self, websocket: WebSocket, rate: float = RATE_PER_SECOND, burst: float = RATE_BURST) -> None:
+    def __init__(
+        self, websocket: WebSocket, client_id: str, rate: float = RATE_PER_SECOND, burst: float = RATE_BURST
+    ) -> None:
         self.websocket = websocket
+        self.id = client_id
         self.account: AccountData | None = None
         self.token: str | None = None
-        self.table: TableActor | None = None
-        self.seat: int | None = None
-        self.lobby = False
         self.limiter = RateLimiter(rate, burst)
         self.closed = asyncio.Event()
         self._outbox: collections.deque[str] = collections.deque()

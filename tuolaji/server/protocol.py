@@ -13,6 +13,19 @@ from typing import Any, Final
 
 from tuolaji.bots import canonical_name
 from tuolaji.cards import SUITS, CardParseError, parse_cards
+from tuolaji.game.commands import (
+    AddBot,
+    Command,
+    Leave,
+    RemoveBot,
+    RequestAutoPlay,
+    RequestBid,
+    RequestPlay,
+    RequestRemind,
+    RequestRetract,
+    Start,
+)
+from tuolaji.server.autoplay import DEFAULT_BOT
 
 PROTOCOL_VERSION: Final = 2
 MAX_FRAME_BYTES: Final = 16 * 1024
@@ -102,26 +115,49 @@ class CardError(ValueError):
 _TABLE_ID = _string(40)
 _SEAT = _integer(0, 3)
 
-SCHEMAS: Final[dict[str, dict[str, tuple[Validator, bool]]]] = {
-    "hello": {"token": (_string(200, 0), True)},
-    "ping": {},
-    "lobby": {"on": (_boolean, True)},
-    "create_table": {"options": (_object, False), "seat": (_SEAT, False)},
-    "play_now": {"options": (_object, False), "bot": (_bot, False)},
-    "join": {"table": (_TABLE_ID, True), "seat": (_SEAT, True)},
-    "watch": {"table": (_TABLE_ID, True)},
-    "leave": {},
-    "add_bot": {"seat": (_SEAT, True), "bot": (_bot, False)},
-    "remove_bot": {"seat": (_SEAT, True)},
-    "start": {},
-    "bid": {"suit": (_suit, True), "count": (_integer(1, 4), True)},
-    "play": {"cards": (_cards, True), "laogai": (_boolean, False)},
-    "remind": {},
-    "retract": {},
-    "autoplay": {"on": (_boolean, True)},
+Fields = dict[str, tuple[Validator, bool]]
+TableCommand = Callable[[str, dict[str, Any], "str | int | None"], Command]
+"""Builds the table command of a message from the sender's client id, its fields and its ``id``."""
+
+
+@dataclass(frozen=True)
+class MessageType:
+    """A client message type: its ``fields`` (validator, required) and, for the requests a seat or a
+    spectator makes at its table, the ``table`` command it becomes."""
+
+    fields: Fields
+    table: TableCommand | None = None
+
+
+SCHEMAS: Final[dict[str, MessageType]] = {
+    "hello": MessageType({"token": (_string(200, 0), True)}),
+    "ping": MessageType({}),
+    "lobby": MessageType({"on": (_boolean, True)}),
+    "create_table": MessageType({"options": (_object, False), "seat": (_SEAT, False)}),
+    "play_now": MessageType({"options": (_object, False), "bot": (_bot, False)}),
+    "join": MessageType({"table": (_TABLE_ID, True), "seat": (_SEAT, True)}),
+    "watch": MessageType({"table": (_TABLE_ID, True)}),
+    "leave": MessageType({}, lambda client, f, ref: Leave(client, ref)),
+    "add_bot": MessageType(
+        {"seat": (_SEAT, True), "bot": (_bot, False)},
+        lambda client, f, ref: AddBot(client, f["seat"], f.get("bot", DEFAULT_BOT), ref),
+    ),
+    "remove_bot": MessageType({"seat": (_SEAT, True)}, lambda client, f, ref: RemoveBot(client, f["seat"], ref)),
+    "start": MessageType({}, lambda client, f, ref: Start(client, ref)),
+    "bid": MessageType(
+        {"suit": (_suit, True), "count": (_integer(1, 4), True)},
+        lambda client, f, ref: RequestBid(client, f["suit"], f["count"], ref),
+    ),
+    "play": MessageType(
+        {"cards": (_cards, True), "laogai": (_boolean, False)},
+        lambda client, f, ref: RequestPlay(client, f["cards"], f.get("laogai", False), ref),
+    ),
+    "remind": MessageType({}, lambda client, f, ref: RequestRemind(client, ref)),
+    "retract": MessageType({}, lambda client, f, ref: RequestRetract(client, ref)),
+    "autoplay": MessageType({"on": (_boolean, True)}, lambda client, f, ref: RequestAutoPlay(client, f["on"], ref)),
 }
-"""Every client message type and its fields: (validator, required). ``v``, ``type`` and ``id`` are implied.
-A ``bot`` field arrives as the bot's canonical name (``hard`` becomes ``search``)."""
+"""Every client message type. ``v``, ``type`` and ``id`` are implied. A ``bot`` field arrives as the
+bot's canonical name (``hard`` becomes ``search``)."""
 
 
 @dataclass(frozen=True)
@@ -160,7 +196,7 @@ def parse_client_message(text: str) -> ClientMessage:
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in SCHEMAS:
         raise ProtocolError("unknown_type", f"unknown message type {kind!r}; known: {', '.join(sorted(SCHEMAS))}", ref)
-    schema = SCHEMAS[kind]
+    schema = SCHEMAS[kind].fields
     extra = sorted(set(data) - set(schema) - {"v", "type", "id"})
     if extra:
         raise ProtocolError("bad_message", f"{kind}: unknown field(s) {', '.join(map(repr, extra))}", ref)

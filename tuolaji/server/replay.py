@@ -34,36 +34,12 @@ async def _load(url: str, hand_id: int) -> dict[str, Any] | None:
         await db.close()
 
 
-def setup_json(setup: RoundSetup) -> dict[str, Any]:
-    """The ``setup`` field of a stored hand (the inverse of :func:`record_setup`, with the options
-    stored beside it)."""
-    from tuolaji.cards import RANKS
-
-    return {
-        "seed": setup.seed,
-        "dealer": setup.dealer,
-        "level": RANKS[setup.level],
-        "first_hand": setup.first_hand,
-        "autoplay": list(setup.autoplay),
-        "timeouts": list(setup.timeouts),
-    }
-
-
 def record_setup(record: dict[str, Any]) -> RoundSetup:
     """The ``RoundSetup`` a stored hand started from."""
-    from tuolaji.cards import parse_rank
     from tuolaji.game.options import TableOptions
     from tuolaji.game.round import RoundSetup
 
-    setup = record["setup"]
-    return RoundSetup(
-        seed=int(setup["seed"]),
-        options=TableOptions.from_json(record["options"]),
-        dealer=setup["dealer"],
-        level=parse_rank(setup["level"]),
-        autoplay=tuple(setup["autoplay"]),
-        timeouts=tuple(setup["timeouts"]),
-    )
+    return RoundSetup.from_json(TableOptions.from_json(record["options"]), record["setup"])
 
 
 def record_details(record: dict[str, Any]) -> dict[str, Any]:

@@ -20,7 +20,8 @@ log = logging.getLogger(__name__)
 async def serve_socket(websocket: WebSocket, lobby: Lobby) -> None:
     """Run one client connection until it closes."""
     await websocket.accept()
-    conn = Connection(websocket, lobby.config.rate_per_second, lobby.config.rate_burst)
+    conn = Connection(websocket, lobby.new_client_id(), lobby.config.rate_per_second, lobby.config.rate_burst)
+    lobby.connected(conn)
     try:
         while not conn.closed.is_set():
             frame = await websocket.receive()

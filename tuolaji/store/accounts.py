@@ -1,6 +1,6 @@
 """Accounts and sessions: guests, registration and log-in (argon2), opaque session tokens.
 
-Balances (積分 and silver) change only through :func:`tuolaji.store.records.record_hand`.
+Balances (積分 and silver) change only through :func:`tuolaji.store.records.settle_hand`.
 """
 
 from __future__ import annotations

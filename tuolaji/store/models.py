@@ -1,4 +1,5 @@
-"""Tables: accounts, session tokens, hand records and each account's part in a hand.
+"""Tables: accounts, session tokens, hand records, each account's part in a hand, and the live tables'
+durable logs.
 
 The schema is created and changed only by the Alembic migrations in ``migrations/versions``;
 these classes must match them (``tests/store`` checks that).
@@ -9,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -53,6 +54,7 @@ class Hand(Base):
     """A finished hand: enough to replay it exactly (setup + actions), plus its result and settlement."""
 
     __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("table_id", "number", name="uq_hands_table_number"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[str] = mapped_column(String(40))
@@ -79,3 +81,30 @@ class HandPlayer(Base):
     points_delta: Mapped[int] = mapped_column(BigInteger, default=0)
     silver_delta: Mapped[int] = mapped_column(BigInteger, default=0)
     won: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class LiveTable(Base):
+    """A card table of the server: its options and, while open, its log (``table_log``).
+
+    ``fence`` is the fencing token of the node that may write the log (0 on a single node); a write
+    with another token is refused, so a node that lost the table can never write again.
+    """
+
+    __tablename__ = "live_tables"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    fence: Mapped[int] = mapped_column(BigInteger, default=0)
+    open: Mapped[bool] = mapped_column(Boolean, default=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TableLogEntry(Base):
+    """One entry of a live table's log (``tuolaji.game.table``), in order; entries before the last
+    ``round`` snapshot are deleted."""
+
+    __tablename__ = "table_log"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("live_tables.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    entry: Mapped[dict[str, Any]] = mapped_column(JSON)

@@ -12,26 +12,14 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from tuolaji.game.effects import HandSeat
 from tuolaji.game.settlement import Balance, apply_change, rank_title, settle, wealth_title
 from tuolaji.game.view import RoundResult
 from tuolaji.store.accounts import AccountData
 from tuolaji.store.db import Database
 from tuolaji.store.models import Account, Hand, HandPlayer
-
-
-@dataclass(frozen=True)
-class SeatRecord:
-    """Who sat in a seat: an account (``account_id``, ``nickname``) or a bot (``bot``)."""
-
-    seat: int
-    account_id: int | None = None
-    nickname: str | None = None
-    bot: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The protocol's ``Seat`` object."""
-        return {"seat": self.seat, "account_id": self.account_id, "nickname": self.nickname, "bot": self.bot}
 
 
 @dataclass(frozen=True)
@@ -45,7 +33,7 @@ class HandWrite:
     setup: dict[str, Any]
     actions: list[dict[str, Any]]
     result: RoundResult
-    seats: Sequence[SeatRecord]
+    seats: Sequence[HandSeat]
     started_at: datetime
 
 
@@ -65,73 +53,97 @@ def _title(points: int, silver: int) -> dict[str, Any]:
 
 
 async def record_hand(db: Database, hand: HandWrite) -> Settled:
-    """Settle ``hand`` (R39–R43) and store its record, in one transaction.
+    """Settle ``hand`` (R39–R43) and store its record, in a transaction of its own."""
+    async with db.writing(), db.sessions.begin() as session:
+        return await settle_hand(session, hand)
+
+
+async def settle_hand(session: AsyncSession, hand: HandWrite) -> Settled:
+    """Settle ``hand`` (R39–R43) and store its record within ``session``'s transaction (the caller
+    commits; a table's log write does it in the transaction that closes the live hand).
 
     Bots have no balance: they settle as zero balances and nothing of theirs is stored.
     """
     result = hand.result
-    async with db.writing(), db.sessions.begin() as session:
-        ids = [seat.account_id for seat in hand.seats if seat.account_id is not None]
-        rows = {
-            row.id: row
-            for row in (await session.execute(select(Account).where(Account.id.in_(ids)).with_for_update())).scalars()
-        }
-        balances = [
-            Balance(rows[seat.account_id].points, rows[seat.account_id].silver)
-            if seat.account_id in rows
-            else Balance(0, 0)
-            for seat in hand.seats
-        ]
-        changes = settle(result, balances)
-        record = Hand(
-            table_id=hand.table_id,
-            number=hand.number,
-            seed=str(hand.seed),
-            options=hand.options,
-            setup=hand.setup,
-            actions=hand.actions,
-            result=result.to_json(),
-            seats=[seat.to_json() for seat in hand.seats],
-            settlement=[],
-            started_at=hand.started_at,
+    ids = [seat.account_id for seat in hand.seats if seat.account_id is not None]
+    rows = {
+        row.id: row
+        for row in (await session.execute(select(Account).where(Account.id.in_(ids)).with_for_update())).scalars()
+    }
+    balances = [
+        Balance(rows[seat.account_id].points, rows[seat.account_id].silver)
+        if seat.account_id in rows
+        else Balance(0, 0)
+        for seat in hand.seats
+    ]
+    changes = settle(result, balances)
+    record = Hand(
+        table_id=hand.table_id,
+        number=hand.number,
+        seed=str(hand.seed),
+        options=hand.options,
+        setup=hand.setup,
+        actions=hand.actions,
+        result=result.to_json(),
+        seats=[seat.to_json() for seat in hand.seats],
+        settlement=[],
+        started_at=hand.started_at,
+    )
+    session.add(record)
+    await session.flush()
+    lines: list[dict[str, Any]] = []
+    accounts: dict[int, AccountData] = {}
+    for seat, balance, change in zip(hand.seats, balances, changes, strict=True):
+        line: dict[str, Any] = {**seat.to_json(), "points_delta": 0, "silver_delta": 0}
+        row = rows.get(seat.account_id) if seat.account_id is not None else None
+        if row is None:
+            lines.append({**line, "points": None, "silver": None, "rank": None, "wealth": None})
+            continue
+        after = apply_change(balance, change)
+        won = result.winning_team is not None and seat.seat % 2 == result.winning_team
+        row.points, row.silver = after.points, after.silver
+        row.hands_played += 1
+        row.hands_won += int(won)
+        line.update(
+            points_delta=after.points - balance.points,
+            silver_delta=after.silver - balance.silver,
+            points=after.points,
+            silver=after.silver,
+            **_title(after.points, after.silver),
         )
-        session.add(record)
-        await session.flush()
-        lines: list[dict[str, Any]] = []
-        accounts: dict[int, AccountData] = {}
-        for seat, balance, change in zip(hand.seats, balances, changes, strict=True):
-            line: dict[str, Any] = {**seat.to_json(), "points_delta": 0, "silver_delta": 0}
-            row = rows.get(seat.account_id) if seat.account_id is not None else None
-            if row is None:
-                lines.append({**line, "points": None, "silver": None, "rank": None, "wealth": None})
-                continue
-            after = apply_change(balance, change)
-            won = result.winning_team is not None and seat.seat % 2 == result.winning_team
-            row.points, row.silver = after.points, after.silver
-            row.hands_played += 1
-            row.hands_won += int(won)
-            line.update(
-                points_delta=after.points - balance.points,
-                silver_delta=after.silver - balance.silver,
-                points=after.points,
-                silver=after.silver,
-                **_title(after.points, after.silver),
+        lines.append(line)
+        accounts[seat.seat] = AccountData.of(row)
+        session.add(
+            HandPlayer(
+                hand_id=record.id,
+                seat=seat.seat,
+                account_id=row.id,
+                points_delta=line["points_delta"],
+                silver_delta=line["silver_delta"],
+                won=won,
             )
-            lines.append(line)
-            accounts[seat.seat] = AccountData.of(row)
-            session.add(
-                HandPlayer(
-                    hand_id=record.id,
-                    seat=seat.seat,
-                    account_id=row.id,
-                    points_delta=line["points_delta"],
-                    silver_delta=line["silver_delta"],
-                    won=won,
-                )
-            )
-        record.settlement = lines
-        hand_id = record.id
-    return Settled(hand_id, lines, accounts)
+        )
+    record.settlement = lines
+    return Settled(record.id, lines, accounts)
+
+
+async def stored_hand(session: AsyncSession, table_id: str, number: int) -> Settled | None:
+    """What storing hand ``number`` of ``table_id`` did, if it is stored (a table restored while its
+    hand was being settled)."""
+    row = (
+        await session.execute(select(Hand).where(Hand.table_id == table_id, Hand.number == number))
+    ).scalar_one_or_none()
+    if row is None:
+        return None
+    ids = [line["account_id"] for line in row.settlement if line.get("account_id") is not None]
+    accounts = {
+        account.id: AccountData.of(account)
+        for account in (await session.execute(select(Account).where(Account.id.in_(ids)))).scalars()
+    }
+    by_seat = {
+        line["seat"]: accounts[line["account_id"]] for line in row.settlement if line.get("account_id") in accounts
+    }
+    return Settled(row.id, list(row.settlement), by_seat)
 
 
 def _iso(moment: datetime) -> str:

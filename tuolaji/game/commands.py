@@ -1,0 +1,209 @@
+"""Commands for a :class:`~tuolaji.game.table.Table`: what clients ask, and what the server's shell
+tells it (a clock fired, a bot answered, a hand was stored, the table was restored). Plain data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tuolaji.cards import Card
+from tuolaji.game.actions import Action
+
+
+@dataclass(frozen=True)
+class Player:
+    """A person as the table shows them: account id, nickname, rank and wealth titles (R42)."""
+
+    id: int
+    nickname: str
+    rank: str = ""
+    wealth: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "nickname": self.nickname, "rank": self.rank, "wealth": self.wealth}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Player:
+        return cls(int(data["id"]), str(data["nickname"]), str(data.get("rank", "")), str(data.get("wealth", "")))
+
+
+@dataclass(frozen=True)
+class TurnStamp:
+    """Where the table stood when a slow bot was asked: the table's hand ``number``, the ``seat`` to
+    move and how many ``actions`` the round had."""
+
+    number: int
+    seat: int
+    actions: int
+
+
+@dataclass(frozen=True)
+class Join:
+    """``player`` (connected as ``client``) sits down at an empty ``seat``."""
+
+    client: str
+    player: Player
+    seat: int
+    ref: str | int | None = None
+
+
+@dataclass(frozen=True)
+class PlayNow:
+    """``player`` sits at seat 0 of this new table, three ``bot``s fill the rest, and the match starts."""
+
+    client: str
+    player: Player
+    bot: str
+    ref: str | int | None = None
+
+
+@dataclass(frozen=True)
+class Watch:
+    """``client`` watches as a spectator (no hidden cards)."""
+
+    client: str
+    ref: str | int | None = None
+
+
+@dataclass(frozen=True)
+class Leave:
+    """``client`` leaves its seat (during a hand: an escape, R43) or stops watching."""
+
+    client: str
+    ref: str | int | None = None
+
+
+@dataclass(frozen=True)
+class AddBot:
+    client: str
+    seat: int
+    bot: str
+    ref: str | int | None = None
+
+
+@dataclass(frozen=True)
+class RemoveBot:
+    client: str
+    seat: int
+    ref: str | int | None = None
+
+
+@dataclass(frozen=True)
+class Start:
+    """``client``'s player presses start (R20, R47)."""
+
+    client: str
+    ref: str | int | None = None
+
+
+@dataclass(frozen=True)
+class RequestBid:
+    client: str
+    suit: int
+    count: int
+    ref: str | int | None = None
+
+
+@dataclass(frozen=True)
+class RequestPlay:
+    """A lead or follow; ``confirmed`` answers a ``confirm_laogai`` refusal (``warn_wrong_follow`` tables)."""
+
+    client: str
+    cards: tuple[Card, ...]
+    confirmed: bool = False
+    ref: str | int | None = None
+
+
+@dataclass(frozen=True)
+class RequestRemind:
+    client: str
+    ref: str | int | None = None
+
+
+@dataclass(frozen=True)
+class RequestRetract:
+    client: str
+    ref: str | int | None = None
+
+
+@dataclass(frozen=True)
+class RequestAutoPlay:
+    client: str
+    on: bool
+    ref: str | int | None = None
+
+
+@dataclass(frozen=True)
+class Attach:
+    """A seated account's new connection ``client`` (reload, reconnect, another node: R46)."""
+
+    client: str
+    account_id: int
+
+
+@dataclass(frozen=True)
+class Detach:
+    """The connection ``client`` closed."""
+
+    client: str
+
+
+@dataclass(frozen=True)
+class ClockFired:
+    """The shell's timer for the last :class:`Arm` ran out."""
+
+
+@dataclass(frozen=True)
+class BotAnswer:
+    """A slow bot's move for the turn at ``stamp``; ``action`` None when its thinking failed."""
+
+    stamp: TurnStamp
+    action: Action | None
+
+
+@dataclass(frozen=True)
+class HandSettled:
+    """The hand ``number`` is stored (``hand_id``) with its ``settlement`` lines; ``accounts`` are the
+    seated accounts' new JSON (by seat) and ``players`` how the table shows them now."""
+
+    number: int
+    hand_id: int | None
+    settlement: tuple[dict[str, Any], ...] = ()
+    accounts: dict[int, dict[str, Any]] = field(default_factory=dict)
+    players: dict[int, Player] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Resume:
+    """The table was restored from its log (a restart, or another node took it over): nobody is
+    connected; every seat keeps its player, and clocks start afresh (R46, docs/RULES-NOTES.md)."""
+
+
+@dataclass(frozen=True)
+class Refresh:
+    """The seated players' titles changed (e.g. reloaded after a restore)."""
+
+    players: dict[int, Player]
+
+
+Command = (
+    Join
+    | PlayNow
+    | Watch
+    | Leave
+    | AddBot
+    | RemoveBot
+    | Start
+    | RequestBid
+    | RequestPlay
+    | RequestRemind
+    | RequestRetract
+    | RequestAutoPlay
+    | Attach
+    | Detach
+    | ClockFired
+    | BotAnswer
+    | HandSettled
+    | Resume
+    | Refresh
+)

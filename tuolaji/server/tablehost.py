@@ -1,0 +1,353 @@
+"""The shell around one :class:`~tuolaji.game.table.Table`: a queue, the log, the timer, the messages.
+
+A host takes one command at a time from its queue, lets the table decide (``Table.handle``), writes
+the step's log entries (and, when a hand ends, its record and balances) in one transaction, and only
+then carries the other effects out: messages to clients, the lobby's summary, the timer, a slow
+bot's thinking. If a write fails, or the table raises, nothing of that step has reached anyone: the
+host rebuilds the table from its log and goes on from there.
+
+Clocks firing and bots answering come back through the same queue, so the table is never touched
+by two things at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from tuolaji.game.actions import Action
+from tuolaji.game.commands import (
+    Attach,
+    BotAnswer,
+    ClockFired,
+    Command,
+    HandSettled,
+    Join,
+    Player,
+    PlayNow,
+    Refresh,
+    Resume,
+    Watch,
+)
+from tuolaji.game.effects import (
+    Ack,
+    Arm,
+    AskBot,
+    Closed,
+    Disarm,
+    Effect,
+    Record,
+    Refuse,
+    Seated,
+    Send,
+    SendState,
+    SendSummary,
+    StoreHand,
+)
+from tuolaji.game.table import Table, TableState
+from tuolaji.server.protocol import error_message, message
+from tuolaji.server.thinking import ThinkingPool
+from tuolaji.server.views import ViewEncoder, dumps, event_json
+from tuolaji.store.accounts import AccountData
+from tuolaji.store.records import HandWrite, Settled
+from tuolaji.store.tablelog import Fenced, LogWrite, TableLog
+
+log = logging.getLogger(__name__)
+
+RELOAD_RETRY_SECONDS = 1.0
+"""Pause between attempts to reload a table from its log while the database does not answer."""
+
+
+class Room(Protocol):
+    """What a table host needs from the server around it (the lobby)."""
+
+    def deliver(self, client: str, text: str) -> None:
+        """Send an encoded message to the client ``client`` (dropped if it is gone)."""
+
+    def table_changed(self, table_id: str, summary: dict[str, Any]) -> None:
+        """The table's lobby entry changed."""
+
+    def seat_changed(self, account_id: int, table_id: str, seat: int | None) -> None:
+        """``account_id`` sits at ``seat`` of ``table_id``, or (None) no longer does (also: a join refused)."""
+
+    def table_closed(self, table_id: str) -> None:
+        """The table closed: forget it."""
+
+    def table_lost(self, table_id: str) -> None:
+        """Another node owns the table now: stop serving it here."""
+
+
+def now_ms() -> int:
+    """Wall-clock milliseconds: the time the host hands to its table."""
+    return time.time_ns() // 1_000_000
+
+
+def player_of(account: AccountData) -> Player:
+    """How a table shows an account."""
+    data = account.to_json()
+    return Player(account.id, account.nickname, data["rank"]["title"], data["wealth"]["title"])
+
+
+@dataclass(frozen=True)
+class _Stop:
+    pass
+
+
+class TableHost:
+    """Runs one table until it closes or the server stops; ``post`` commands to it."""
+
+    def __init__(
+        self,
+        table: Table,
+        room: Room,
+        table_log: TableLog,
+        thinking: ThinkingPool,
+        next_seq: int,
+        fence: int | None = None,
+    ) -> None:
+        self.table = table
+        self.room = room
+        self.log = table_log
+        self.thinking = thinking
+        self.next_seq = next_seq
+        self.fence = fence
+        self.stopped = False
+        self._queue: asyncio.Queue[Command | _Stop] = asyncio.Queue()
+        self._timer: asyncio.TimerHandle | None = None
+        self._encoder = ViewEncoder()
+        self._task = asyncio.create_task(self._run(), name=f"table {table.id}")
+
+    @property
+    def id(self) -> str:
+        return self.table.id
+
+    def post(self, command: Command) -> None:
+        """Queue ``command`` for the table."""
+        if not self.stopped:
+            self._queue.put_nowait(command)
+
+    async def stop(self) -> None:
+        """Finish the step under way, then stop (server shutdown: the log already holds the table)."""
+        if not self._task.done():
+            self._queue.put_nowait(_Stop())
+            await self._task
+        self._cancel_timer()
+
+    # ------------------------------------------------------------------ the loop
+
+    async def _run(self) -> None:
+        try:
+            while True:
+                command = await self._queue.get()
+                if isinstance(command, _Stop):
+                    break
+                await self._step(command)
+                if self.table.closed or self.stopped:
+                    break
+        finally:
+            self.stopped = True
+            self._cancel_timer()
+
+    async def _step(self, command: Command) -> None:
+        try:
+            effects = self.table.handle(command, now_ms())
+        except Exception:
+            log.exception("table %s: error while handling %r", self.id, command)
+            client, ref = getattr(command, "client", None), getattr(command, "ref", None)
+            if client is not None:
+                self.room.deliver(
+                    client, dumps(error_message("internal", "internal server error; the table goes on", ref))
+                )
+            await self._reload()
+            return
+        if isinstance(command, Join | PlayNow) and not any(
+            isinstance(effect, Seated) and effect.account_id == command.player.id for effect in effects
+        ):
+            self.room.seat_changed(command.player.id, self.id, None)  # the lobby's claim for a refused join
+        if isinstance(command, BotAnswer) and not any(isinstance(effect, Record) for effect in effects):
+            log.info("table %s: dropped seat %d's answer for a position that changed", self.id, command.stamp.seat)
+        await self._carry_out(effects)
+
+    async def _carry_out(self, effects: Sequence[Effect]) -> None:
+        entries = [effect.entry for effect in effects if isinstance(effect, Record)]
+        store = next((effect for effect in effects if isinstance(effect, StoreHand)), None)
+        settled: Settled | None = None
+        if entries or store is not None:
+            write = LogWrite(self.id, self.next_seq, entries, self.fence, self._hand_write(store) if store else None)
+            try:
+                settled = await self.log.append(write)
+            except Fenced:
+                log.warning("table %s: another node owns the table now; giving it up", self.id)
+                self.stopped = True
+                self.room.table_lost(self.id)
+                return
+            except Exception:
+                log.exception("table %s: could not write its log; reloading it", self.id)
+                await self._reload()
+                return
+            self.next_seq += len(entries)
+        for effect in effects:
+            self._execute(effect)
+        if store is not None:
+            await self._step(_settled_command(store.number, settled))
+
+    def _execute(self, effect: Effect) -> None:
+        room = self.room
+        match effect:
+            case Send(client, kind, fields):
+                room.deliver(client, dumps(message(kind, **fields)))
+            case Refuse(client, code, text, ref, rule):
+                room.deliver(client, dumps(error_message(code, text, ref, rule)))
+            case Ack(client, ref):
+                room.deliver(client, dumps(message("ack", ref=ref)))
+            case SendState():
+                for (client, _), text in zip(effect.recipients, self._state_texts(effect), strict=True):
+                    room.deliver(client, text)
+            case SendSummary(summary, recipients):
+                for client, seat in recipients:
+                    room.deliver(client, dumps(message("table", table=summary, seat=seat)))
+                room.table_changed(self.id, summary)
+            case Arm(at_ms):
+                self._cancel_timer()
+                delay = max(0.0, (at_ms - now_ms()) / 1000)
+                self._timer = asyncio.get_running_loop().call_later(delay, self.post, ClockFired())
+            case Disarm():
+                self._cancel_timer()
+            case AskBot():
+                self._ask(effect)
+            case Seated(account_id, seat):
+                room.seat_changed(account_id, self.id, seat)
+            case Closed(reason):
+                log.info("table %s closed (%s)", self.id, reason)
+                room.table_closed(self.id)
+            case Record() | StoreHand():
+                pass
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    # ------------------------------------------------------------------ effects in detail
+
+    def _state_texts(self, effect: SendState) -> list[str]:
+        """The ``state`` message of each recipient, as JSON text (the shared part encoded once)."""
+        head = dumps(
+            message(
+                "state",
+                table_id=self.id,
+                hand=effect.hand,
+                seq=effect.seq,
+                full=effect.full,
+                clock=effect.clock,
+            )
+        )[:-1]
+        encoded = [(event.to, event_json(event)) for event in effect.events]
+        views = effect.views
+        public = self._encoder.public(next(iter(views.values())), effect.full) if views else ""
+        texts = []
+        for _, seat in effect.recipients:
+            seen = ",".join(text for to, text in encoded if to is None or to == seat)
+            view = ViewEncoder.seat_view(public, views[seat]) if views else "null"
+            texts.append(f'{head},"events":[{seen}],"view":{view}}}')
+        return texts
+
+    def _ask(self, effect: AskBot) -> None:
+        stamp = effect.stamp
+        try:
+            future = self.thinking.ask(effect.bot, effect.seed, effect.view)
+        except Exception:
+            log.exception("table %s: seat %d's %s bot could not start thinking", self.id, stamp.seat, effect.bot)
+            self.post(BotAnswer(stamp, None))
+            return
+
+        def answered(done: asyncio.Future[Action | None]) -> None:
+            if done.cancelled():  # the pool shut down with the server
+                return
+            error = done.exception()
+            if error is not None:
+                log.error(
+                    "table %s: seat %d's %s bot could not think; it plays the in-process move",
+                    self.id,
+                    stamp.seat,
+                    effect.bot,
+                    exc_info=error,
+                )
+            self.post(BotAnswer(stamp, None if error is not None else done.result()))
+
+        future.add_done_callback(answered)
+
+    def _hand_write(self, store: StoreHand) -> HandWrite:
+        return HandWrite(
+            table_id=self.id,
+            number=store.number,
+            seed=int(store.setup["seed"]),
+            options=store.options,
+            setup=store.setup,
+            actions=list(store.actions),
+            result=store.result,
+            seats=store.seats,
+            started_at=datetime.fromtimestamp(store.started_ms / 1000, UTC),
+        )
+
+    # ------------------------------------------------------------------ recovery
+
+    async def resume(self) -> None:
+        """Go on with a table just restored from its log (server start, takeover, reload)."""
+        table = self.table
+        if table.state is TableState.SETTLING:
+            settled = None
+            with contextlib.suppress(Exception):
+                settled = await self.log.stored_hand(self.id, table.number)
+            await self._carry_out(table.handle(Resume(), now_ms()))
+            await self._step(_settled_command(table.number, settled))
+        else:
+            await self._carry_out(table.handle(Resume(), now_ms()))
+
+    def refresh(self, accounts: dict[int, AccountData]) -> None:
+        """Show the seated players' current titles (``accounts`` by seat)."""
+        self.post(Refresh({seat: player_of(account) for seat, account in accounts.items()}))
+
+    async def _reload(self) -> None:
+        """Rebuild the table from its log (the state before the failed step) and go on; the clients
+        that were connected get their full state again."""
+        old = self.table
+        attached = [(seat.client, seat.player.id) for seat in old.seats if seat.client and seat.player]
+        watchers = sorted(old.watchers)
+        while True:
+            try:
+                opened = await self.log.load(self.id)
+                break
+            except Exception:
+                log.exception("table %s: could not reload its log; trying again", self.id)
+                await asyncio.sleep(RELOAD_RETRY_SECONDS)
+        if opened is None:
+            self.stopped = True
+            self.room.table_closed(self.id)
+            return
+        self.table = old.rebuilt(opened.entries)
+        self.next_seq = opened.next_seq
+        self._encoder = ViewEncoder()
+        await self.resume()
+        for client, account_id in attached:
+            await self._step(Attach(client, account_id))
+        for client in watchers:
+            await self._step(Watch(client))
+
+
+def _settled_command(number: int, settled: Settled | None) -> HandSettled:
+    if settled is None:
+        return HandSettled(number, None)
+    return HandSettled(
+        number,
+        settled.hand_id,
+        tuple(settled.lines),
+        {seat: account.to_json() for seat, account in settled.accounts.items()},
+        {seat: player_of(account) for seat, account in settled.accounts.items()},
+    )

@@ -1,0 +1,208 @@
+"""Live tables' durable logs (``tuolaji.game.table``): write ahead, restore, settle in one transaction.
+
+A table's host appends each step's entries through :meth:`TableLog.append` and waits for the commit
+before anything of that step reaches a client. Appends of many tables that arrive while a commit is
+running are written together in the next transaction (group commit), so the database sees one
+commit per batch, not one per move. A step that finishes a hand writes the hand's record and moves
+the balances in the same transaction, so a hand is settled exactly once whenever the process dies.
+
+Each write names the table's fencing token; a write whose token is no longer the table's is refused
+with :class:`Fenced` (a node that lost the table, issue 7), and the other writes of the batch go on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from tuolaji.store.db import Database
+from tuolaji.store.models import LiveTable, TableLogEntry
+from tuolaji.store.records import HandWrite, Settled, settle_hand, stored_hand
+
+log = logging.getLogger(__name__)
+
+
+class Fenced(Exception):
+    """The table's log belongs to a newer owner (its fencing token moved on): this node must give it up."""
+
+
+@dataclass(frozen=True)
+class LogWrite:
+    """One step of one table: ``entries`` from ``first_seq`` on, written under ``fence`` (None: no
+    check, a single node), with the finished ``hand`` to settle, if any."""
+
+    table_id: str
+    first_seq: int
+    entries: Sequence[dict[str, Any]]
+    fence: int | None = None
+    hand: HandWrite | None = None
+
+
+@dataclass(frozen=True)
+class OpenTable:
+    """A table to restore: its options, fencing token and log (from its last snapshot on)."""
+
+    id: str
+    options: dict[str, Any]
+    fence: int
+    entries: list[dict[str, Any]]
+    next_seq: int
+
+
+_Pending = tuple[LogWrite, "asyncio.Future[Settled | None]"]
+
+
+class TableLog:
+    """The logs of every live table in ``db``; close it with :meth:`close` (it waits for what is queued)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._pending: list[_Pending] = []
+        self._wakeup: asyncio.Future[None] | None = None
+        self._closing = False
+        self._writer = asyncio.create_task(self._write_loop(), name="table log writer")
+        self.commits = 0
+        """Transactions written (a batch is one): for benchmarks."""
+
+    async def create(self, table_id: str, options: dict[str, Any], fence: int = 0) -> None:
+        """Open the log of a new table."""
+        async with self.db.writing(), self.db.sessions.begin() as session:
+            session.add(LiveTable(id=table_id, options=options, fence=fence, open=True))
+
+    async def append(self, write: LogWrite) -> Settled | None:
+        """Write ``write`` (committed when this returns); what settling its hand did, if it had one.
+        Raises :class:`Fenced` if the table's token moved on, or the database's error."""
+        if self._closing:
+            raise RuntimeError("the table log is closed")
+        future: asyncio.Future[Settled | None] = asyncio.get_running_loop().create_future()
+        self._pending.append((write, future))
+        waiter = self._wakeup
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+        return await future
+
+    async def open_tables(self) -> list[OpenTable]:
+        """Every table whose log is open, to restore at startup."""
+        async with self.db.sessions() as session:
+            ids = list((await session.execute(select(LiveTable.id).where(LiveTable.open))).scalars())
+            return [table for table in [await _load(session, table_id) for table_id in ids] if table is not None]
+
+    async def load(self, table_id: str) -> OpenTable | None:
+        """One open table's log, or None if it is closed or unknown."""
+        async with self.db.sessions() as session:
+            return await _load(session, table_id)
+
+    async def take(self, table_id: str, fence: int) -> OpenTable | None:
+        """Make ``fence`` the table's token (if it is newer than the stored one) and load its log after
+        that commit, so no write of an older owner can follow; None if the table is closed or the
+        stored token is already newer."""
+        async with self.db.writing(), self.db.sessions.begin() as session:
+            done = await session.execute(
+                update(LiveTable)
+                .where(LiveTable.id == table_id, LiveTable.open, LiveTable.fence < fence)
+                .values(fence=fence)
+            )
+            if done.rowcount != 1:  # type: ignore[attr-defined]
+                return None
+        return await self.load(table_id)
+
+    async def stored_hand(self, table_id: str, number: int) -> Settled | None:
+        """The settlement of hand ``number`` of ``table_id`` if it is stored."""
+        async with self.db.sessions() as session:
+            return await stored_hand(session, table_id, number)
+
+    async def close(self) -> None:
+        """Write what is queued, then stop the writer."""
+        self._closing = True
+        waiter = self._wakeup
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._writer
+
+    async def _write_loop(self) -> None:
+        while True:
+            if not self._pending:
+                if self._closing:
+                    return
+                self._wakeup = asyncio.get_running_loop().create_future()
+                await self._wakeup
+                self._wakeup = None
+                continue
+            batch, self._pending = self._pending, []
+            try:
+                results = await self._write(batch)
+            except Exception as error:
+                log.exception("table log: a batch of %d writes failed", len(batch))
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(error)
+                continue
+            for (_, future), result in zip(batch, results, strict=True):
+                if future.done():
+                    continue
+                if isinstance(result, Fenced):
+                    future.set_exception(result)
+                else:
+                    future.set_result(result)
+
+    async def _write(self, batch: list[_Pending]) -> list[Settled | Fenced | None]:
+        results: list[Settled | Fenced | None] = []
+        async with self.db.writing(), self.db.sessions.begin() as session:
+            for write, _ in batch:
+                results.append(await _write_one(session, write))
+        self.commits += 1
+        return results
+
+
+async def _write_one(session: AsyncSession, write: LogWrite) -> Settled | Fenced | None:
+    table_id = write.table_id
+    if write.fence is not None:
+        held = await session.execute(
+            update(LiveTable).where(LiveTable.id == table_id, LiveTable.fence == write.fence).values(fence=write.fence)
+        )
+        if held.rowcount != 1:  # type: ignore[attr-defined]
+            return Fenced(f"table {table_id}: fencing token {write.fence} is no longer the table's")
+    kinds = [entry["t"] for entry in write.entries]
+    if "close" in kinds:
+        await session.execute(delete(TableLogEntry).where(TableLogEntry.table_id == table_id))
+        await session.execute(update(LiveTable).where(LiveTable.id == table_id).values(open=False))
+    else:
+        session.add_all(
+            TableLogEntry(table_id=table_id, seq=write.first_seq + index, entry=entry)
+            for index, entry in enumerate(write.entries)
+        )
+        await session.flush()
+        if "round" in kinds:
+            # A round entry is a snapshot of the whole table: what came before it is not needed.
+            snapshot = write.first_seq + len(kinds) - 1 - kinds[::-1].index("round")
+            await session.execute(
+                delete(TableLogEntry).where(TableLogEntry.table_id == table_id, TableLogEntry.seq < snapshot)
+            )
+    if write.hand is None:
+        return None
+    return await settle_hand(session, write.hand)
+
+
+async def _load(session: AsyncSession, table_id: str) -> OpenTable | None:
+    row = await session.get(LiveTable, table_id)
+    if row is None or not row.open:
+        return None
+    entries = list(
+        (
+            await session.execute(
+                select(TableLogEntry.entry).where(TableLogEntry.table_id == table_id).order_by(TableLogEntry.seq)
+            )
+        ).scalars()
+    )
+    last = (
+        await session.execute(select(func.max(TableLogEntry.seq)).where(TableLogEntry.table_id == table_id))
+    ).scalar_one_or_none()
+    return OpenTable(row.id, dict(row.options), row.fence, entries, (last or 0) + 1)
