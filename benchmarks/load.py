@@ -14,12 +14,19 @@ frame in ``data_received``: they share the machine with the server, so they are 
     .venv/bin/python benchmarks/load.py --tables 200 --seconds 20
     .venv/bin/python benchmarks/load.py --sweep 25,50,100,150,200,300 --seconds 15
     .venv/bin/python benchmarks/load.py --tables 200 --think-ms 500     # a human-like pace
+    .venv/bin/python benchmarks/load.py --tables 200 --code old=/tmp/old,new=.   # two source trees, one run
+    .venv/bin/python benchmarks/load.py --tables 200 --postgres postgresql+asyncpg://postgres@127.0.0.1/postgres
+
+``--code`` compares server source trees (e.g. a ``git worktree`` of an older commit) in one run, each
+table count played on each tree in turn. ``--postgres`` names a server where every run creates a
+database of its own (dropped afterwards) instead of an SQLite file.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -29,7 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
@@ -37,6 +44,7 @@ from typing import Any, cast
 
 import httpx
 import uvloop
+from sqlalchemy.engine import make_url
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.typing import BytesLike
@@ -285,8 +293,9 @@ def client_process(
     out.put(uvloop.run(client_main(base, tables, think, ready, go, halt)))
 
 
-def start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """Start ``python -m tuolaji.server`` on ``db``; (process, base URL) once it answers.
+def start_server(db_url: str, code: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``python -m tuolaji.server`` from the source tree ``code`` on ``db_url``; (process, base
+    URL) once it answers.
 
     The per-address limit on account requests is off: every client guest comes from 127.0.0.1.
     """
@@ -298,7 +307,7 @@ def start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
         "--port",
         str(port),
         "--db",
-        f"sqlite+aiosqlite:///{db}",
+        db_url,
         "--bot-delay",
         "0",
         "--next-hand-delay",
@@ -308,8 +317,8 @@ def start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
         "--log-level",
         "warning",
     ]
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    process = subprocess.Popen(command, cwd=REPO, env=env)
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    process = subprocess.Popen(command, cwd=code, env=env)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -322,10 +331,40 @@ def start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise RuntimeError("the server did not start")
 
 
-def run_once(tables: int, seconds: float, procs: int, think: float = 0.0) -> dict[str, Any]:
-    """One measured run with a fresh server and database."""
-    with tempfile.TemporaryDirectory() as tmp:
-        server, base = start_server(Path(tmp) / "load.sqlite3")
+@contextlib.contextmanager
+def fresh_database(postgres: str | None) -> Iterator[str]:
+    """The URL of an empty database: an SQLite file in a temporary folder, or a new PostgreSQL
+    database on the server ``postgres`` (dropped afterwards)."""
+    if postgres is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            yield f"sqlite+aiosqlite:///{Path(tmp) / 'load.sqlite3'}"
+        return
+    import asyncpg  # type: ignore[import-untyped]
+
+    url = make_url(postgres)
+    name = f"load_{os.getpid()}_{time.monotonic_ns()}"
+    admin = url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+    async def execute(statement: str) -> None:
+        connection = await asyncpg.connect(admin)
+        try:
+            await connection.execute(statement)
+        finally:
+            await connection.close()
+
+    asyncio.run(execute(f"CREATE DATABASE {name}"))
+    try:
+        yield url.set(database=name).render_as_string(hide_password=False)
+    finally:
+        asyncio.run(execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+
+
+def run_once(
+    tables: int, seconds: float, procs: int, think: float = 0.0, code: Path = REPO, postgres: str | None = None
+) -> dict[str, Any]:
+    """One measured run with a fresh server (from the source tree ``code``) and database."""
+    with fresh_database(postgres) as db_url:
+        server, base = start_server(db_url, code)
         try:
             context = multiprocessing.get_context("spawn")
             go, halt, out = context.Event(), context.Event(), context.Queue()
@@ -394,31 +433,51 @@ def main() -> int:
     parser.add_argument(
         "--think-ms", type=float, default=0.0, help="think time before each move (default 0: zero think time)"
     )
+    parser.add_argument(
+        "--code",
+        default=f"this={REPO}",
+        help="NAME=PATH[,NAME=PATH…]: server source trees to compare, each run in turn (default: this tree)",
+    )
+    parser.add_argument("--postgres", help="postgresql+asyncpg:// URL of a server to create each run's database on")
     parser.add_argument("--json", action="store_true", help="print JSON lines instead of a table")
     args = parser.parse_args()
+    try:
+        trees = [(name, Path(path).resolve()) for name, path in (part.split("=", 1) for part in args.code.split(","))]
+    except ValueError:
+        parser.error(f"--code {args.code!r}: expected NAME=PATH[,NAME=PATH…]")
+    for name, tree in trees:
+        if not (tree / "tuolaji" / "server").is_dir():
+            parser.error(f"--code {name}={tree}: not a tuolaji source tree (no tuolaji/server)")
     counts = [int(part) for part in args.sweep.split(",")] if args.sweep else [args.tables]
     if not all(1 <= count <= MAX_TABLES for count in counts) or not 0 < args.seconds <= MAX_SECONDS:
         parser.error(f"tables must be 1…{MAX_TABLES} and seconds 0…{MAX_SECONDS}")
     header = (
-        "tables  moves/s  hands/s  p50 ms  p99 ms  max ms  server CPU  µs/move  clients CPU  machine CPU  RSS MB"
-        "  KB/table"
+        "code      tables  moves/s  hands/s  p50 ms  p99 ms  max ms  server CPU  µs/move  clients CPU  machine CPU"
+        "  RSS MB  KB/table"
     )
     if not args.json:
         print(header)
     for count in counts:
-        row = run_once(count, args.seconds, max(1, args.client_procs), args.think_ms / 1000)
-        if args.json:
-            print(json.dumps(row))
-        else:
-            print(
-                f"{row['tables']:6}  {row['moves_per_s']:7.0f}  {row['hands_per_s']:7.2f}  {row['p50_ms']:6.1f}  "
-                f"{row['p99_ms']:6.1f}  {row['max_ms']:6.0f}  {row['server_cpu']:9.0%}  "
-                f"{row['server_us_per_move']:7.0f}  "
-                f"{row['client_cpu']:10.0%}  {row['machine_cpu']:10.0%}  "
-                f"{row['server_rss_mb']:6.0f}  {row['kb_per_table']:8.0f}"
-            )
-        sys.stdout.flush()
+        for name, tree in trees:
+            row = run_once(count, args.seconds, max(1, args.client_procs), args.think_ms / 1000, tree, args.postgres)
+            row["code"] = name
+            print_row(row, args.json)
     return 0
+
+
+def print_row(row: dict[str, Any], as_json: bool) -> None:
+    """One result, as a JSON line or a table row."""
+    if as_json:
+        print(json.dumps(row))
+    else:
+        print(
+            f"{row['code']:8}  {row['tables']:6}  {row['moves_per_s']:7.0f}  {row['hands_per_s']:7.2f}  "
+            f"{row['p50_ms']:6.1f}  {row['p99_ms']:6.1f}  {row['max_ms']:6.0f}  {row['server_cpu']:9.0%}  "
+            f"{row['server_us_per_move']:7.0f}  "
+            f"{row['client_cpu']:10.0%}  {row['machine_cpu']:10.0%}  "
+            f"{row['server_rss_mb']:6.0f}  {row['kb_per_table']:8.0f}"
+        )
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":

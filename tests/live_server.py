@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
 import threading
@@ -31,6 +32,10 @@ class LiveServer:
     db_path: Path
     args: tuple[str, ...] = ()
     command: tuple[str, ...] = SERVE_COMMAND
+    database_url: str | None = None
+    """Another database than the SQLite file ``db_path`` (e.g. PostgreSQL)."""
+    port: int = 0
+    """0: the server picks a free port. A fixed one lets a restarted server keep its address."""
     url: str = ""
     log: list[str] = field(default_factory=list)
     _process: subprocess.Popen[str] | None = None
@@ -43,11 +48,11 @@ class LiveServer:
 
     @property
     def db_url(self) -> str:
-        return f"sqlite+aiosqlite:///{self.db_path}"
+        return self.database_url or f"sqlite+aiosqlite:///{self.db_path}"
 
     def start(self) -> LiveServer:
         """Start the process and wait (bounded) for uvicorn's "running on" line."""
-        command = [*self.command, "--port", "0", "--db", self.db_url, *self.args]
+        command = [*self.command, "--port", str(self.port), "--db", self.db_url, *self.args]
         env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
         process = subprocess.Popen(
             command, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
@@ -80,6 +85,18 @@ class LiveServer:
         """The server's process id (while it runs)."""
         assert self._process is not None, "the server is not running"
         return self._process.pid
+
+    def kill(self) -> None:
+        """``kill -9`` the server (by the PID this fixture started) and wait until it is gone."""
+        process = self._process
+        assert process is not None, "the server is not running"
+        self._process = None
+        process.kill()
+        process.wait(15)
+        if self._reader is not None:
+            self._reader.join(15)
+        if process.stderr is not None:
+            process.stderr.close()
 
     def stop(self) -> int | None:
         """Stop the process (SIGTERM, then SIGKILL) and close its pipe; its exit code (None if not running)."""
@@ -115,6 +132,14 @@ class LiveServer:
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
         self.stop()
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
 
 
 FAST_ARGS: Sequence[str] = ("--bot-delay", "0", "--next-hand-delay", "0.05", "--log-level", "info")

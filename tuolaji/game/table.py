@@ -367,11 +367,18 @@ class Table:
         self._out.append(Record(entry))
         return events
 
+    def _record_action(self, action: Action, checked: bool) -> list[Event]:
+        """:meth:`_record` of a game action, without parsing back what was just built; ``checked=False``
+        only for moves :func:`legal_play` has already checked."""
+        events = self._apply_action(action, checked)
+        self._out.append(Record({"t": "act", "action": action_to_json(action)}))
+        return events
+
     def _apply_entry(self, entry: dict[str, Any]) -> list[Event]:
         """The one place where the durable state changes (live and when restoring)."""
         kind = entry["t"]
         if kind == "act":
-            return self._apply_action(action_from_json(entry["action"]))
+            return self._apply_action(action_from_json(entry["action"]), True)
         if kind == "sit":
             seat = self.seats[entry["seat"]]
             seat.player, seat.bot, seat.ready, seat.away_autoplay = (
@@ -418,10 +425,10 @@ class Table:
             raise ValueError(f"table {self.id}: unknown log entry {kind!r}")
         return []
 
-    def _apply_action(self, action: Action) -> list[Event]:
+    def _apply_action(self, action: Action, checked: bool) -> list[Event]:
         round_ = self.round
         assert round_ is not None
-        events = round_.apply(action)
+        events = round_.apply(action, checked=checked)
         if isinstance(action, SetAutoPlay):
             self.seats[action.seat].away_autoplay = action.on and action.reason == "disconnect"
         return events
@@ -688,9 +695,10 @@ class Table:
             # The message is the rule text alone: the client shows it in its confirmation dialog.
             raise Refusal("confirm_laogai", reason, _rule_of(reason))
 
-    def _apply(self, action: Action) -> None:
-        """Apply ``action`` through the log, re-arm the clock and broadcast the events."""
-        events = self._record({"t": "act", "action": action_to_json(action)})
+    def _apply(self, action: Action, checked: bool = True) -> None:
+        """Apply ``action`` through the log, re-arm the clock and broadcast the events (``checked=False``
+        for a move :func:`legal_play` made)."""
+        events = self._record_action(action, checked)
         for event in events:
             if event.type == "retract" and not event.data.get("first", True):
                 # R31: only the first retraction of a hand resets the turn clock.
@@ -793,7 +801,7 @@ class Table:
                 self._apply(Timeout(seat))
             if self.round is not round_ or round_.phase is not Phase.PLAYING:
                 return
-        self._apply(legal_play(round_, seat, self._choosers[seat].choose(round_.view(seat))))
+        self._apply(legal_play(round_, seat, self._choosers[seat].choose(round_.view(seat))), checked=False)
 
     def _auto_bids(self) -> None:
         """Bots and 託管 seats bid on what they hold now (R16–R18), through the one driver; each bid
@@ -857,7 +865,7 @@ class Table:
         proposal = pending.answer
         if proposal is None:  # the thinking failed: the in-process player moves instead
             proposal = self._choosers[seat].choose(round_.view(seat))
-        self._apply(legal_play(round_, seat, proposal))
+        self._apply(legal_play(round_, seat, proposal), checked=False)
 
     # ------------------------------------------------------------------ the end of a hand
 

@@ -17,9 +17,9 @@ import contextlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import Table, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tuolaji.store.db import Database
@@ -27,6 +27,11 @@ from tuolaji.store.models import LiveTable, TableLogEntry
 from tuolaji.store.records import HandWrite, Settled, settle_hand, stored_hand
 
 log = logging.getLogger(__name__)
+
+_LOG_ROWS = cast(Table, TableLogEntry.__table__)
+"""The log's table as such: a Core insert of many rows skips the ORM's bookkeeping."""
+SLOW_WRITE_SECONDS = 1.0
+"""A log write still waiting for the database after this long is reported (a warning in the server log)."""
 
 
 class Fenced(Exception):
@@ -154,41 +159,58 @@ class TableLog:
                     future.set_result(result)
 
     async def _write(self, batch: list[_Pending]) -> list[Settled | Fenced | None]:
-        results: list[Settled | Fenced | None] = []
-        async with self.db.writing(), self.db.sessions.begin() as session:
-            for write, _ in batch:
-                results.append(await _write_one(session, write))
+        slow = asyncio.get_running_loop().call_later(
+            SLOW_WRITE_SECONDS,
+            log.warning,
+            "table log: a write of %d step(s) has waited %.1f s for the database",
+            len(batch),
+            SLOW_WRITE_SECONDS,
+        )
+        try:
+            async with self.db.writing(), self.db.sessions.begin() as session:
+                results = await _write_batch(session, [write for write, _ in batch])
+        finally:
+            slow.cancel()
         self.commits += 1
         return results
 
 
-async def _write_one(session: AsyncSession, write: LogWrite) -> Settled | Fenced | None:
-    table_id = write.table_id
-    if write.fence is not None:
-        held = await session.execute(
-            update(LiveTable).where(LiveTable.id == table_id, LiveTable.fence == write.fence).values(fence=write.fence)
-        )
-        if held.rowcount != 1:  # type: ignore[attr-defined]
-            return Fenced(f"table {table_id}: fencing token {write.fence} is no longer the table's")
-    kinds = [entry["t"] for entry in write.entries]
-    if "close" in kinds:
-        await session.execute(delete(TableLogEntry).where(TableLogEntry.table_id == table_id))
-        await session.execute(update(LiveTable).where(LiveTable.id == table_id).values(open=False))
-    else:
-        session.add_all(
-            TableLogEntry(table_id=table_id, seq=write.first_seq + index, entry=entry)
-            for index, entry in enumerate(write.entries)
-        )
-        await session.flush()
-        if "round" in kinds:
+async def _write_batch(session: AsyncSession, writes: list[LogWrite]) -> list[Settled | Fenced | None]:
+    """Write ``writes`` in ``session``'s transaction: the entries of them all in one statement."""
+    results: list[Settled | Fenced | None] = [None] * len(writes)
+    for index, write in enumerate(writes):
+        if write.fence is not None:
+            held = await session.execute(
+                update(LiveTable)
+                .where(LiveTable.id == write.table_id, LiveTable.fence == write.fence)
+                .values(fence=write.fence)
+            )
+            if held.rowcount != 1:  # type: ignore[attr-defined]
+                results[index] = Fenced(f"table {write.table_id}: fencing token {write.fence} is not the table's")
+    kept = [write for write, result in zip(writes, results, strict=True) if result is None]
+    rows = [
+        {"table_id": write.table_id, "seq": write.first_seq + offset, "entry": entry}
+        for write in kept
+        if not any(entry["t"] == "close" for entry in write.entries)
+        for offset, entry in enumerate(write.entries)
+    ]
+    if rows:
+        await session.execute(insert(_LOG_ROWS), rows)
+    for write in kept:
+        kinds = [entry["t"] for entry in write.entries]
+        if "close" in kinds:
+            await session.execute(delete(TableLogEntry).where(TableLogEntry.table_id == write.table_id))
+            await session.execute(update(LiveTable).where(LiveTable.id == write.table_id).values(open=False))
+        elif "round" in kinds:
             # A round entry is a snapshot of the whole table: what came before it is not needed.
             snapshot = write.first_seq + len(kinds) - 1 - kinds[::-1].index("round")
             await session.execute(
-                delete(TableLogEntry).where(TableLogEntry.table_id == table_id, TableLogEntry.seq < snapshot)
+                delete(TableLogEntry).where(TableLogEntry.table_id == write.table_id, TableLogEntry.seq < snapshot)
             )
-    if write.hand is None:
-        return None
-    return await settle_hand(session, write.hand)
+    for index, write in enumerate(writes):
+        if results[index] is None and write.hand is not None:
+            results[index] = await settle_hand(session, write.hand)
+    return results
 
 
 async def _load(session: AsyncSession, table_id: str) -> OpenTable | None:
