@@ -254,6 +254,21 @@ def test_a_person_away_since_the_restart_is_kept_for_that_hand_and_removed_after
     assert restarted.table.seat_of(2) == 1
 
 
+def test_a_person_away_before_the_restart_is_still_removed_at_the_end_of_the_hand() -> None:
+    """R46: a person who disconnected before the restart is not away *because of* it: removed when
+    the hand ends, like without a restart."""
+    driver = TableDriver()
+    seat_people_and_bots(driver, [1, 2])
+    driver.run_to_turn(0)
+    driver.do(Detach(client(2)))  # 託管 (disconnect) before the restart
+    restarted = driver.restart()
+    restarted.do(Resume())
+    restarted.attach(1)
+    out = restarted.run_to_hand_end()
+    assert kinds(out)[-2:] == ["free", "end_match"] and entries(out)[-2]["seat"] == 1
+    assert of(out, Seated) == [Seated(2, None)] and restarted.state() is TableState.WAITING
+
+
 def test_a_restart_while_settling_keeps_everyone_for_one_more_hand() -> None:
     """The shell restores a SETTLING table, resumes it and sends the stored hand's settlement."""
     driver = TableDriver(settle=False)

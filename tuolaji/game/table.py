@@ -618,7 +618,8 @@ class Table:
     def _resume(self) -> None:
         for seat in self.seats:
             seat.client = None
-            seat.grace = seat.player is not None
+            # A seat in 託管 since a disconnect was away before the restart: R46 as without one.
+            seat.grace = seat.player is not None and not seat.away_autoplay
         self.watchers.clear()
         self.deadline = None
         self._pending = None
