@@ -32,6 +32,7 @@ from tuolaji.game.commands import (
     ClockFired,
     HandSettled,
     Join,
+    Leave,
     Player,
     RequestAutoPlay,
     RequestPlay,
@@ -151,6 +152,12 @@ def test_a_wrong_follow_is_played_only_once_confirmed() -> None:
     assert not entries(out) and driver.round.to_move == 0
     out = driver.do(RequestPlay("c1", (card,), confirmed=True, ref="w2"))
     assert acts(out)[0] == {"type": "play", "seat": 0, "cards": format_cards([card])} and Ack("c1", "w2") in out
+    # The bots follow legally, so team 0 alone followed wrongly: 勞改 at the review (R33, R34).
+    out = driver.run_to_hand_end()
+    [store] = of(out, StoreHand)
+    assert store.result.kind == "laogai" and store.result.laogai_team == 0 and store.result.levels == 3
+    assert [event["team"] for event in events(out, "laogai")] == [0]
+    assert driver.state() is TableState.BETWEEN
 
 
 def test_a_wrong_follow_is_refused_at_a_reject_table() -> None:
@@ -171,6 +178,62 @@ def test_a_play_out_of_turn_is_refused() -> None:
     assert (refusal.code, refusal.rule, refusal.ref) == ("not_your_turn", "R21", 3) and not entries(out)
     out = driver.do(RequestPlay("nobody", (driver.round.hands[0][0],), ref=4))
     assert [refusal.code for refusal in of(out, Refuse)] == ["not_seated"]
+
+
+def test_retractions_over_400_points_dissolve_the_table() -> None:
+    """R32: the hand stops at once, the player settles as an escape (R43), the table is dissolved."""
+    driver = TableDriver(settle=False)
+    seat_people_and_bots(driver, [1, 2])
+    driver.run_until(
+        lambda: driver.table.hand_running() and driver.round.to_move == 0 and driver.round.lead is not None
+    )
+    while driver.table.hand_running():
+        driver.play_hint(1)
+        out = driver.do(RequestRetract("c1"))
+    assert driver.round.retraction_points[0] > 400
+    [store] = of(out, StoreHand)
+    assert store.result.kind == "dissolved" and store.result.escaped == 0 and store.result.cheaters == (0,)
+    assert not of(out, Closed)  # not before the settlement
+    out = driver.do(HandSettled(1, 3))
+    assert kinds(out) == ["free", "close", "free", "free", "free"]
+    assert of(out, Closed) == [Closed("dissolved")] and of(out, Seated) == [Seated(1, None), Seated(2, None)]
+    assert [(send.client, send.fields["reason"]) for send in sends(out, "left")] == [
+        ("c1", "escaped"),
+        ("c2", "closed"),
+    ]
+    assert {send.client for send in sends(out, "hand_end")} == {"c1", "c2"}
+
+
+# ---------------------------------------------------------------------- the deal (R15, R19)
+
+
+def test_the_deal_is_paced_and_bots_bid_while_it_runs() -> None:
+    """R15: four cards a tick (one round of the table) every ``deal_interval_ms``; R19 bids during it."""
+    driver = TableDriver(make_table(replace(OPTIONS, deal_interval_ms=50)))
+    seat_people_and_bots(driver, [1])
+    assert driver.armed == driver.now + 50
+    dealt: list[int] = []
+    first_bid: int | None = None
+    while driver.round.phase is Phase.DEALING:
+        out = driver.fire()
+        dealt.append(driver.round.dealt)
+        if first_bid is None and any(action["type"] == "bid" for action in acts(out)):
+            first_bid = driver.round.dealt
+        assert driver.round.phase is not Phase.DEALING or driver.armed == driver.now + 50
+    assert dealt == list(range(4, 217, 4))
+    assert first_bid is not None and first_bid < 216  # a bot bid while the cards came (R19)
+    assert driver.armed == driver.now + round(OPTIONS.bid_window_seconds * 1000)  # R19: the window after it
+
+
+def test_leaving_during_the_deal_is_an_escape_too() -> None:
+    """R43: from the deal on; the first hand has no dealer yet (R19)."""
+    driver = TableDriver(make_table(replace(OPTIONS, deal_interval_ms=50)), settle=False)
+    seat_people_and_bots(driver, [1, 2])
+    driver.fire()
+    out = driver.do(Leave("c2"))
+    [store] = of(out, StoreHand)
+    assert store.result.kind == "escape" and store.result.escaped == 1 and store.result.dealer is None
+    assert store.actions[0] == {"type": "deal", "count": 4}
 
 
 # ---------------------------------------------------------------------- slow bots
