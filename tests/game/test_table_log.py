@@ -316,6 +316,32 @@ def test_a_waiting_table_nobody_comes_back_to_closes() -> None:
     assert kinds(out) == ["free", "close"] and of(out, Closed) == [Closed("empty")]
 
 
+def test_people_away_since_a_restart_when_the_match_stops_get_the_reconnect_window() -> None:
+    """R20 + RULES-NOTES R46: the third redeal in a row ends a hand cut by a restart; the match
+    stops, so there is no next hand to keep the people who are not back for: as at any waiting
+    table after a restart, they are removed after ``reconnect_grace_ms`` (else the table, with
+    nobody connected and no clock, would wait forever)."""
+    driver = TableDriver()
+    for number in range(1, 5):
+        driver.join(number, number - 1)
+        driver.start(number)
+    driver.run_to_hand_end()
+    driver.run_to_hand_end()  # two redeals: nobody bids
+    driver.fire()
+    assert driver.round.phase is Phase.DEALING and driver.table.number == 3
+    restarted = driver.restart()
+    restarted.do(Resume())
+    restarted.attach(1)
+    out = restarted.run_to_hand_end()  # the third redeal
+    assert kinds(out)[-1] == "stop" and restarted.state() is TableState.STOPPED
+    assert of(out, Arm)[-1] == Arm(restarted.now + CONFIG.reconnect_grace_ms) and not of(out, Seated)
+    assert kinds(restarted.start(1)) == ["ready"]
+    restarted.attach(2)  # back in time
+    out = restarted.fire()
+    assert kinds(out) == ["free", "free", "end_match"] and of(out, Seated) == [Seated(3, None), Seated(4, None)]
+    assert restarted.state() is TableState.WAITING and restarted.table.seat_of(2) == 1
+
+
 def test_a_restart_between_hands_deals_the_next_hand_after_the_pause() -> None:
     driver = TableDriver()
     seat_people_and_bots(driver, [1])

@@ -931,6 +931,8 @@ class Table:
         for index in away:
             seat = self.seats[index]
             if seat.grace:
+                if match.state is MatchState.STOPPED:
+                    continue  # no next hand to keep them for: the reconnect window below
                 # Away only because of a restart: kept for one more hand, in 託管 (R46, RULES-NOTES).
                 seat.grace = False
                 if not round_.autoplay[index]:
@@ -942,6 +944,9 @@ class Table:
             self._end_match()
         elif match.state is MatchState.STOPPED:
             self._record({"t": "stop"})  # R20: three redeals in a row; everyone presses start again
+            if any(seat.grace for seat in self.seats):
+                # Away since a restart: removed if not back in time, as at a waiting table (R46).
+                self._set_deadline("reconnect", None, self.config.reconnect_grace_ms)
         else:
             self._record({"t": "between"})
             self._set_deadline("next_hand", None, self.config.next_hand_delay_ms)
