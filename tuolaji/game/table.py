@@ -625,7 +625,8 @@ class Table:
     def _resume(self) -> None:
         for seat in self.seats:
             seat.client = None
-            seat.grace = seat.player is not None
+            # A seat in 託管 since a disconnect was away before the restart: R46 as without one.
+            seat.grace = seat.player is not None and not seat.away_autoplay
         self.watchers.clear()
         self.deadline = None
         self._pending = None
@@ -938,6 +939,8 @@ class Table:
         for index in away:
             seat = self.seats[index]
             if seat.grace:
+                if match.state is MatchState.STOPPED:
+                    continue  # no next hand to keep them for: the reconnect window below
                 # Away only because of a restart: kept for one more hand, in 託管 (R46, RULES-NOTES).
                 seat.grace = False
                 if not round_.autoplay[index]:
@@ -949,6 +952,9 @@ class Table:
             self._end_match()
         elif match.state is MatchState.STOPPED:
             self._record({"t": "stop"})  # R20: three redeals in a row; everyone presses start again
+            if any(seat.grace for seat in self.seats):
+                # Away since a restart: removed if not back in time, as at a waiting table (R46).
+                self._set_deadline("reconnect", None, self.config.reconnect_grace_ms)
         else:
             self._record({"t": "between"})
             self._set_deadline("next_hand", None, self.config.next_hand_delay_ms)
