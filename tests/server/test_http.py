@@ -13,7 +13,13 @@ from tuolaji.server import limits
 
 async def test_accounts_over_http(live_server: LiveServer) -> None:
     async with httpx.AsyncClient(base_url=live_server.url) as http:
-        assert (await http.get("/api/health")).json() == {"ok": True, "protocol": 2}
+        health = (await http.get("/api/health")).json()
+        assert {key: health[key] for key in ("ok", "protocol", "bus", "up")} == {
+            "ok": True,
+            "protocol": 2,
+            "bus": "local",
+            "up": True,
+        }
         options = (await http.get("/api/options")).json()
         assert options["defaults"]["preset"] == "nanning"
         assert options["bots"] == ["random", "heuristic", "search"]

@@ -12,11 +12,13 @@ from tests.server.scenario import FAST
 from tests.server.wsclient import Client
 
 TUOLAJI_SERVE = (sys.executable, "-m", "tuolaji.cli", "serve")
+ARGS = (*FAST_ARGS, "--next-hand-delay", "60")
+"""No next hand before the restart is checked: the restored table waits between hands."""
 
 
 async def test_restart_keeps_accounts_balances_and_records(tmp_path: Path) -> None:
     db = tmp_path / "kept.sqlite3"
-    with LiveServer(db, tuple(FAST_ARGS), TUOLAJI_SERVE) as server:
+    with LiveServer(db, ARGS, TUOLAJI_SERVE) as server:
         async with httpx.AsyncClient(base_url=server.url) as http:
             registered = await http.post("/api/register", json={"nickname": "阿明", "password": "secret-1"})
             assert registered.status_code == 201, registered.text
@@ -31,7 +33,7 @@ async def test_restart_keeps_accounts_balances_and_records(tmp_path: Path) -> No
         assert end["hand_id"] is not None
     line = end["settlement"][0]
 
-    with LiveServer(db, tuple(FAST_ARGS), TUOLAJI_SERVE) as server:
+    with LiveServer(db, ARGS, TUOLAJI_SERVE) as server:
         async with httpx.AsyncClient(base_url=server.url) as http:
             me = (await http.get("/api/me", headers={"Authorization": f"Bearer {token}"})).json()["account"]
             assert (me["nickname"], me["points"], me["silver"], me["hands_played"]) == (

@@ -130,8 +130,11 @@ class Api:
         return JSONResponse({"token": token, "account": account.to_json()}, status_code=status)
 
     async def health(self, request: Request) -> Response:
-        """``GET /api/health``."""
-        return JSONResponse({"ok": True, "protocol": PROTOCOL_VERSION})
+        """``GET /api/health``: 200 when this node can serve the whole card room; 503 while it cannot
+        reach the other nodes (Redis down: its own tables go on, new tables are refused)."""
+        bus = self._lobby.bus.status()
+        body = {"ok": bool(bus["up"]), "protocol": PROTOCOL_VERSION, "node": self._lobby.bus.node_id, **bus}
+        return JSONResponse(body, status_code=200 if bus["up"] else 503)
 
     async def options(self, request: Request) -> Response:
         """``GET /api/options``: default table options, presets, modes and bots."""

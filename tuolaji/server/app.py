@@ -20,9 +20,11 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from tuolaji.server.api import Api
+from tuolaji.server.bus import Bus, LocalBus
 from tuolaji.server.config import ServerConfig
 from tuolaji.server.limits import AddressLimiter
 from tuolaji.server.lobby import Lobby
+from tuolaji.server.redisbus import RedisBus
 from tuolaji.server.thinking import ThinkingPool
 from tuolaji.server.ws import serve_socket
 from tuolaji.store.db import open_database
@@ -56,14 +58,21 @@ class App:
         db = await open_database(config.db_url)
         table_log = TableLog(db)
         thinking = ThinkingPool(config.bot_workers, config.search_budget_ms)
-        lobby = Lobby(db, config, thinking, table_log)
+        bus: Bus
+        if config.redis_url is not None:
+            bus = RedisBus(config.redis_url, config.node_id, round(config.lease_seconds * 1000))
+        else:
+            bus = LocalBus(config.node_id)
+        lobby = Lobby(db, config, thinking, table_log, bus)
         try:
+            await bus.start(lobby)
             await lobby.restore()
             self.api.lobby = lobby
             yield
         finally:
             self.api.lobby = None
             await lobby.close()
+            await bus.close()
             await table_log.close()
             await thinking.close()
             await db.close()

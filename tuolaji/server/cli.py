@@ -43,6 +43,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"SQLAlchemy async URL (default {DEFAULT_URL}; e.g. postgresql+asyncpg://user:pw@host/db)",
     )
     parser.add_argument(
+        "--redis",
+        metavar="URL",
+        default=None,
+        help="Redis of a card room on many nodes (e.g. redis://127.0.0.1:6379/0): nodes on one PostgreSQL and "
+        "one Redis serve any client and take over the tables of a node that dies (default: this node alone)",
+    )
+    parser.add_argument(
+        "--node-name",
+        default=None,
+        help="this node's name among the nodes (letters and digits; default: random)",
+    )
+    parser.add_argument(
+        "--lease-seconds",
+        type=_above_zero(float),
+        default=5.0,
+        help="with --redis: a table's lease; another node takes a dead node's tables over after it (default 5)",
+    )
+    parser.add_argument(
         "--start-silver",
         type=int,
         default=DEFAULT_START_SILVER,
@@ -103,8 +121,13 @@ def run(args: argparse.Namespace) -> int:
     from tuolaji.server.app import create_app
 
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.node_name is not None and not args.node_name.isalnum():
+        raise SystemExit(f"tuolaji serve: --node-name {args.node_name!r}: use letters and digits only")
     config = ServerConfig(
         db_url=args.db,
+        redis_url=args.redis,
+        lease_seconds=args.lease_seconds,
+        **({"node_id": args.node_name} if args.node_name else {}),
         start_silver=args.start_silver,
         bot_delay=args.bot_delay,
         next_hand_delay=args.next_hand_delay,

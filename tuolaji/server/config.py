@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 from dataclasses import dataclass, field
 
 from tuolaji.server.limits import ACCOUNT_BURST, ACCOUNT_RATE_PER_MINUTE, RATE_BURST, RATE_PER_SECOND
@@ -22,6 +23,12 @@ class ServerConfig:
     """How the server runs; the table rules themselves are per table (``TableOptions``)."""
 
     db_url: str = DEFAULT_URL
+    redis_url: str | None = None
+    """Redis of a card room on many nodes (``tuolaji.server.redisbus``); None: this one node alone."""
+    node_id: str = field(default_factory=lambda: secrets.token_hex(4))
+    """This node's name among the nodes (client ids start with it)."""
+    lease_seconds: float = 5.0
+    """With Redis: how long a table waits for a dead node before another node takes it over."""
     start_silver: int = DEFAULT_START_SILVER
     """Silver of a new account (§13)."""
     bot_delay: float = 0.6

@@ -1,36 +1,56 @@
-"""The lobby: the tables, who sits where, live connections, lobby subscribers; message routing.
+"""The lobby of one node: its connections, the lobby list, message routing, and the tables it runs.
 
-The lobby alone knows which account sits at which table (``seated``) and which connection watches
-which table; tables know their seats' client ids, connections know nothing of tables. Connection-level
-messages (``hello``, ``ping``, ``lobby``) are answered here, table creation makes a
-:class:`~tuolaji.server.tablehost.TableHost`, and every other message becomes a table command for
-the table the sender sits at or watches. At startup every open table is restored from its log.
+Connections are this node's; tables may run here or on another node (``tuolaji.server.bus``). A
+client's table message becomes a command for the table it sits at or watches: posted to the table's
+host when the table runs here, sent through the bus to its owner otherwise. The bus keeps the seat
+index (which account sits where), the lobby list and the leases; on one node it is all in memory.
+
+The lobby remembers which table each of its connections is at (``places``), from what it asked and
+from the ``table`` and ``left`` messages it passes on, so it can route messages and attach its
+clients again when their table moves to another node.
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import json
 import logging
 import random
 import secrets
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
-from tuolaji.game.commands import Attach, Detach, Join, PlayNow, Watch
+from tuolaji.game.commands import Attach, Command, Detach, Join, Player, PlayNow, Watch
 from tuolaji.game.options import OptionError, TableOptions
 from tuolaji.game.table import Table, TableConfig
 from tuolaji.server.autoplay import DEFAULT_BOT, make_autoplayer
+from tuolaji.server.bus import Bus, BusDown, Envelope, node_of
 from tuolaji.server.config import ServerConfig
 from tuolaji.server.connection import CLOSE_REPLACED, CLOSE_RESTART, Connection
-from tuolaji.server.protocol import PROTOCOL_VERSION, SCHEMAS, ClientMessage, message
+from tuolaji.server.protocol import (
+    PROTOCOL_VERSION,
+    SCHEMAS,
+    ClientMessage,
+    ProtocolError,
+    error_message,
+    message,
+    parse_client_message,
+)
 from tuolaji.server.tablehost import TableHost, player_of
 from tuolaji.server.thinking import SLOW_BOTS, ThinkingPool
 from tuolaji.server.views import dumps
 from tuolaji.store.accounts import Accounts
 from tuolaji.store.db import Database
-from tuolaji.store.tablelog import TableLog
+from tuolaji.store.tablelog import OpenTable, TableLog
 
 log = logging.getLogger(__name__)
+
+LOBBY_BATCH_SECONDS = 0.25
+"""Lobby subscribers get a table's changes at most this often (the newest summary wins)."""
+_TABLE_PREFIX = '{"v":2,"type":"table",'
+_LEFT_PREFIX = '{"v":2,"type":"left",'
 
 
 def match_seeds(seed: int | None) -> Iterator[int]:
@@ -40,15 +60,26 @@ def match_seeds(seed: int | None) -> Iterator[int]:
         yield source.getrandbits(63)
 
 
-class Lobby:
-    """Everything the server keeps in memory about tables and connections."""
+@dataclass(frozen=True)
+class Place:
+    """Where a connection of this node is: the table, and whether it only watches."""
 
-    def __init__(self, db: Database, config: ServerConfig, thinking: ThinkingPool, table_log: TableLog) -> None:
+    table_id: str
+    watching: bool
+
+
+class Lobby:
+    """Everything one node keeps in memory about tables and connections."""
+
+    def __init__(
+        self, db: Database, config: ServerConfig, thinking: ThinkingPool, table_log: TableLog, bus: Bus
+    ) -> None:
         self.db = db
         self.config = config
         self.thinking = thinking
         """Where slow bots think (owned by the app's lifespan)."""
         self.log = table_log
+        self.bus = bus
         self.accounts = Accounts(db, config.start_silver)
         self.table_config = TableConfig(
             bot_delay_ms=round(config.bot_delay * 1000),
@@ -57,115 +88,232 @@ class Lobby:
             slow_bots=SLOW_BOTS,
         )
         self.hosts: dict[str, TableHost] = {}
+        """The tables this node runs."""
         self.summaries: dict[str, dict[str, Any]] = {}
-        """The lobby list: each open table's summary."""
-        self.seated: dict[int, str] = {}
-        """account id → the table where that account holds a seat."""
-        self.watching: dict[str, str] = {}
-        """client id → the table that connection watches."""
+        """The lobby list: every open table's summary (all nodes)."""
+        self.places: dict[str, Place] = {}
+        """client id → the table that connection sits at or watches (as its ``table`` messages said)."""
+        self.pending: dict[str, str] = {}
+        """client id → the table it asked to join or watch (until the table answers)."""
         self.connections: dict[int, Connection] = {}
-        """account id → its live connection (one per account)."""
+        """account id → its live connection on this node (one per account)."""
         self.clients: dict[str, Connection] = {}
         """client id → connection."""
         self.subscribers: set[Connection] = set()
         self.stopping = False
         self._seeds = match_seeds(config.seed)
         self._client_ids = itertools.count(1)
+        self._lobby_changes: set[str] = set()
+        self._lobby_flush: asyncio.TimerHandle | None = None
+        self._background: set[asyncio.Task[Any]] = set()
 
     def match_seed(self) -> int:
-        """The seed of the next match started on this server."""
+        """The seed of the next match started on this node."""
         return next(self._seeds)
 
     def new_client_id(self) -> str:
-        """A fresh id for a connection."""
-        return f"c{next(self._client_ids)}"
+        """A fresh id for a connection: ``NODE.N``, so other nodes know where to send its messages."""
+        return f"{self.bus.node_id}.{next(self._client_ids)}"
 
-    # ------------------------------------------------------------------ tables
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    # ------------------------------------------------------------------ tables run here
 
     def _table(self, table_id: str, options: TableOptions) -> Table:
         return Table(table_id, options, self.table_config, make_autoplayer, self.match_seed)
 
-    def _host(self, table: Table, next_seq: int) -> TableHost:
-        host = TableHost(table, self, self.log, self.thinking, next_seq)
+    def _host(self, table: Table, next_seq: int, fence: int | None) -> TableHost:
+        host = TableHost(table, self, self.log, self.thinking, next_seq, fence)
         self.hosts[table.id] = host
         return host
 
-    async def create_table(self, options: TableOptions) -> TableHost:
-        """A new, empty table (its log opened in the database)."""
-        table_id = "t" + secrets.token_hex(5)
-        await self.log.create(table_id, options.to_json())
-        return self._host(self._table(table_id, options), 1)
+    async def _run_restored(self, opened: OpenTable, fence: int | None) -> bool:
+        try:
+            table = Table.restore(
+                opened.id,
+                TableOptions.from_json(opened.options),
+                self.table_config,
+                make_autoplayer,
+                self.match_seed,
+                opened.entries,
+            )
+        except Exception:
+            log.exception("table %s: its log could not be replayed; it stays closed", opened.id)
+            return False
+        host = self._host(table, opened.next_seq, fence)
+        for seat, player in table.players().items():
+            self.bus.seat_changed(player.id, table.id, seat)
+        self.bus.table_running(table.id)
+        await host.resume()
+        accounts = {seat: await self.accounts.get(player.id) for seat, player in table.players().items()}
+        host.refresh({seat: account for seat, account in accounts.items() if account is not None})
+        return True
 
     async def restore(self) -> int:
-        """Restore every table whose log is open and go on with it (server start); how many."""
-        opened = await self.log.open_tables()
-        for entry in opened:
-            try:
-                options = TableOptions.from_json(entry.options)
-                table = Table.restore(
-                    entry.id, options, self.table_config, make_autoplayer, self.match_seed, entry.entries
-                )
-            except Exception:
-                log.exception("table %s: its log could not be replayed; it stays closed", entry.id)
-                continue
-            host = self._host(table, entry.next_seq)
-            for account_id in (player.id for player in table.players().values()):
-                self.seated[account_id] = table.id
-            await host.resume()
-            accounts = {seat: await self.accounts.get(player.id) for seat, player in table.players().items()}
-            host.refresh({seat: account for seat, account in accounts.items() if account is not None})
-        if opened:
+        """One node: restore every table whose log is open and go on with it; how many. (Many nodes
+        take tables over through the bus instead, :meth:`adopt`.)"""
+        if self.bus.fenced:
+            return 0
+        for opened in await self.log.open_tables():
+            await self._run_restored(opened, None)
+        if self.hosts:
             log.info("restored %d open table(s) from their logs", len(self.hosts))
         return len(self.hosts)
+
+    async def adopt(self, table_id: str) -> bool:
+        """Take ``table_id`` over from its log (its lease is this node's now)."""
+        opened = await self.log.take(table_id)
+        if opened is None:
+            return False
+        running = await self._run_restored(opened, opened.fence)
+        if running:
+            log.info("table %s: taken over from its log (fencing token %d)", table_id, opened.fence)
+        return running
+
+    def lost(self, table_id: str) -> None:
+        """Another node runs ``table_id`` now: stop serving it here."""
+        host = self.hosts.pop(table_id, None)
+        if host is not None:
+            host.stopped = True
+            self._spawn(host.stop())
+
+    def owned(self) -> dict[str, tuple[dict[str, Any], dict[int, int]]]:
+        return {
+            table_id: (host.table.summary(), {player.id: seat for seat, player in host.table.players().items()})
+            for table_id, host in self.hosts.items()
+        }
+
+    async def open_table_ids(self) -> list[str]:
+        return await self.log.open_ids()
+
+    # ------------------------------------------------------------------ what hosts tell (Room)
+
+    def deliver(self, client: str, text: str) -> None:
+        """Send ``text`` to the client ``client``, here or on its node."""
+        if node_of(client) == self.bus.node_id:
+            self.on_deliver(client, text)
+        else:
+            self.bus.deliver(client, text)
+
+    def table_changed(self, table_id: str, summary: dict[str, Any]) -> None:
+        self.bus.publish_summary(table_id, summary)
+
+    def seat_changed(self, account_id: int, table_id: str, seat: int | None) -> None:
+        self.bus.seat_changed(account_id, table_id, seat)
+
+    def table_closed(self, table_id: str) -> None:
+        self.hosts.pop(table_id, None)
+        self.bus.publish_summary(table_id, None)
+        self.bus.table_gone(table_id)
+
+    def table_lost(self, table_id: str) -> None:
+        self.hosts.pop(table_id, None)
+        self.bus.table_gone(table_id)
+
+    # ------------------------------------------------------------------ what the bus tells (Node)
+
+    def on_command(self, table_id: str, envelope: Envelope) -> bool:
+        host = self.hosts.get(table_id)
+        if host is None or host.stopped:
+            return False
+        command = self._command(envelope)
+        if command is not None:
+            host.post(command)
+        return True
+
+    def _command(self, envelope: Envelope) -> Command | None:
+        client = envelope.client
+        if envelope.kind == "detach":
+            return Detach(client)
+        player = Player.from_json(envelope.account) if envelope.account is not None else None
+        if envelope.kind == "attach" and player is not None:
+            return Attach(client, player.id)
+        if envelope.kind == "watch":
+            return Watch(client)
+        try:
+            msg = parse_client_message(envelope.text or "")
+        except ProtocolError as error:
+            self.deliver(client, dumps(error_message(error.code, str(error), error.ref, error.rule)))
+            return None
+        return table_command(client, player, msg)
+
+    def on_deliver(self, client: str, text: str) -> None:
+        conn = self.clients.get(client)
+        if conn is None:
+            return
+        if text.startswith(_TABLE_PREFIX):
+            table = parse_table_message(text)
+            if table is not None:
+                self.places[client] = Place(table[0], table[1] is None)
+                self.pending.pop(client, None)
+        elif text.startswith(_LEFT_PREFIX):
+            self.places.pop(client, None)
+        elif self.pending.get(client) is not None and '"type":"error"' in text:
+            self.pending.pop(client, None)  # the join or watch was refused
+        conn.send_text(text)
+
+    def on_close_client(self, client: str, code: int, text: str) -> None:
+        conn = self.clients.get(client)
+        if conn is not None:
+            conn.send_text(text)
+            conn.close(code)
+
+    def on_summary(self, table_id: str, summary: dict[str, Any] | None) -> None:
+        if summary is None:
+            if self.summaries.pop(table_id, None) is None:
+                return
+        else:
+            self.summaries[table_id] = summary
+        self._lobby_changes.add(table_id)
+        if self._lobby_flush is None and self.subscribers:
+            self._lobby_flush = asyncio.get_running_loop().call_later(LOBBY_BATCH_SECONDS, self._send_lobby_changes)
+        elif not self.subscribers:
+            self._lobby_changes.clear()
+
+    def on_lobby_reset(self, summaries: dict[str, dict[str, Any]]) -> None:
+        self.summaries = dict(summaries)
+        self._lobby_changes.clear()
+        text = dumps(message("lobby", tables=self.table_list()))
+        for conn in self.subscribers:
+            conn.send_text(text)
+
+    def on_moved(self, table_id: str) -> None:
+        for client, place in list(self.places.items()):
+            conn = self.clients.get(client)
+            if place.table_id != table_id or conn is None or conn.account is None:
+                continue
+            kind = "watch" if place.watching else "attach"
+            self._spawn(self._send(table_id, Envelope(kind, client, player_of(conn.account).to_json())))
+
+    def _send_lobby_changes(self) -> None:
+        self._lobby_flush = None
+        changes, self._lobby_changes = self._lobby_changes, set()
+        texts = [
+            dumps(message("lobby_table", table=self.summaries[table_id]))
+            if table_id in self.summaries
+            else dumps(message("lobby_table_removed", table_id=table_id))
+            for table_id in sorted(changes)
+        ]
+        for conn in self.subscribers:
+            for text in texts:
+                conn.send_text(text)
 
     def table_list(self) -> list[dict[str, Any]]:
         """Every open table's summary."""
         return list(self.summaries.values())
 
-    def table_changed(self, table_id: str, summary: dict[str, Any]) -> None:
-        """Tell lobby subscribers about a changed table."""
-        if table_id not in self.hosts:
-            return
-        self.summaries[table_id] = summary
-        if not self.subscribers:
-            return
-        text = dumps(message("lobby_table", table=summary))
-        for conn in self.subscribers:
-            conn.send_text(text)
-
-    def table_closed(self, table_id: str) -> None:
-        """Forget a closed table and tell lobby subscribers."""
-        self.hosts.pop(table_id, None)
-        if self.summaries.pop(table_id, None) is None:
-            return
-        for client in [client for client, watched in self.watching.items() if watched == table_id]:
-            del self.watching[client]
-        text = dumps(message("lobby_table_removed", table_id=table_id))
-        for conn in self.subscribers:
-            conn.send_text(text)
-
-    def table_lost(self, table_id: str) -> None:
-        """Another node took the table over: forget it here."""
-        self.hosts.pop(table_id, None)
-
-    def seat_changed(self, account_id: int, table_id: str, seat: int | None) -> None:
-        """Keep ``seated`` in step with the table: ``account_id`` sits at ``table_id`` or (None) no longer."""
-        if seat is not None:
-            self.seated[account_id] = table_id
-        elif self.seated.get(account_id) == table_id:
-            del self.seated[account_id]
-
-    def deliver(self, client: str, text: str) -> None:
-        """Send ``text`` to the connection ``client``, if it is still here."""
-        conn = self.clients.get(client)
-        if conn is not None:
-            conn.send_text(text)
+    # ------------------------------------------------------------------ shutdown
 
     async def close(self) -> None:
         """Stop every table's host (server shutdown): their logs already hold them."""
         for host in list(self.hosts.values()):
             await host.stop()
         self.hosts.clear()
+        if self._lobby_flush is not None:
+            self._lobby_flush.cancel()
 
     async def prepare_shutdown(self) -> None:
         """A graceful restart: take no more commands, let every table finish its step (its log is then
@@ -196,43 +344,65 @@ class Lobby:
             conn.error("bad_token", "hello: unknown or logged-out token", ref)
             return
         conn.account, conn.token = account, token
+        replaced = dumps(error_message("session_replaced", "another connection of your account took over"))
         old = self.connections.get(account.id)
         self.connections[account.id] = conn
         if old is not None and old is not conn:
-            old.error("session_replaced", "another connection of your account took over")
+            old.send_text(replaced)
             old.close(CLOSE_REPLACED)
-        table_id = self.seated.get(account.id)
-        host = self.hosts.get(table_id) if table_id is not None else None
+        place = None
+        try:
+            other = await self.bus.connection_opened(account.id, conn.id)
+            if other is not None and other != conn.id and node_of(other) != self.bus.node_id:
+                self.bus.close_client(other, CLOSE_REPLACED, replaced)
+            place = await self.bus.seat_of(account.id)
+        except BusDown:
+            log.warning("hello of account %d: the bus is down; its seat is not known now", account.id)
+        seated = place is not None and place.table_id != ""
         conn.send(
             message(
                 "welcome",
                 protocol=PROTOCOL_VERSION,
                 laogai_confirm=True,
                 account=account.to_json(),
-                table=table_id if host is not None else None,
-                seat=host.table.seat_of(account.id) if host is not None else None,
+                table=place.table_id if place is not None and seated else None,
+                seat=place.seat if place is not None and seated else None,
             )
         )
         if ref is not None:
             conn.send(message("ack", ref=ref))
-        if host is not None:
-            host.post(Attach(conn.id, account.id))
+        if place is not None and seated:
+            self.places[conn.id] = Place(place.table_id, False)
+            await self._send(place.table_id, Envelope("attach", conn.id, player_of(account).to_json()))
 
     def disconnected(self, conn: Connection) -> None:
         """A connection closed: unsubscribe it and tell its table (R46), unless the server is restarting."""
         self.subscribers.discard(conn)
         self.clients.pop(conn.id, None)
-        if conn.account is not None and self.connections.get(conn.account.id) is conn:
-            del self.connections[conn.account.id]
+        place = self.places.pop(conn.id, None)
+        asked = self.pending.pop(conn.id, None)
+        if conn.account is not None:
+            if self.connections.get(conn.account.id) is conn:
+                del self.connections[conn.account.id]
+            self.bus.connection_closed(conn.account.id, conn.id)
         if self.stopping:
             return
-        for table_id in {self.watching.pop(conn.id, None), self._seat_table(conn)}:
-            host = self.hosts.get(table_id) if table_id is not None else None
-            if host is not None:
-                host.post(Detach(conn.id))
+        for table_id in {place.table_id if place is not None else None, asked} - {None}:
+            assert table_id is not None
+            self._spawn(self._send(table_id, Envelope("detach", conn.id)))
 
-    def _seat_table(self, conn: Connection) -> str | None:
-        return self.seated.get(conn.account.id) if conn.account is not None else None
+    async def _send(self, table_id: str, envelope: Envelope) -> bool:
+        """Deliver ``envelope`` to the table's host, here or on its node; False if nobody runs it now."""
+        host = self.hosts.get(table_id)
+        if host is not None and not host.stopped:
+            command = self._command(envelope)
+            if command is not None:
+                host.post(command)
+            return True
+        try:
+            return await self.bus.send_command(table_id, envelope)
+        except BusDown:
+            return False
 
     async def dispatch(self, conn: Connection, msg: ClientMessage) -> None:
         """Route one validated client message."""
@@ -243,7 +413,8 @@ class Lobby:
         if kind == "ping":
             conn.send(message("pong", ref=ref) if ref is not None else message("pong"))
             return
-        if conn.account is None:
+        account = conn.account
+        if account is None:
             conn.error("auth_required", f"{kind}: send hello with your token first", ref)
             return
         if self.stopping:
@@ -254,48 +425,69 @@ class Lobby:
         elif kind in ("create_table", "play_now"):
             await self._create(conn, msg)
         elif kind in ("join", "watch"):
-            self._join_or_watch(conn, msg)
+            await self._join_or_watch(conn, msg)
         else:
-            build = SCHEMAS[kind].table
-            assert build is not None
-            table_id = self.watching.get(conn.id) or self._seat_table(conn)
-            host = self.hosts.get(table_id) if table_id is not None else None
-            if host is None:
+            place = self.places.get(conn.id)
+            if place is None:
                 conn.error("not_seated", f"{kind}: you are not at a table", ref)
                 return
-            if kind == "leave":
-                self.watching.pop(conn.id, None)
-            host.post(build(conn.id, msg.fields, ref))
+            if kind == "leave" and place.watching:
+                self.places.pop(conn.id, None)
+            await self._route(conn, place.table_id, msg)
 
-    def _join_or_watch(self, conn: Connection, msg: ClientMessage) -> None:
+    async def _route(self, conn: Connection, table_id: str, msg: ClientMessage) -> bool:
+        """Hand a table message to its table, here or on its node; False (and ``table_moving``) if
+        nobody runs it now."""
+        assert conn.account is not None
+        host = self.hosts.get(table_id)
+        if host is not None and not host.stopped:
+            command = table_command(conn.id, player_of(conn.account), msg)
+            if command is not None:
+                host.post(command)
+            return True
+        envelope = Envelope("message", conn.id, player_of(conn.account).to_json(), msg.text)
+        if await self._send(table_id, envelope):
+            return True
+        conn.error("table_moving", f"{msg.type}: the table is moving to another server; try again", msg.id)
+        return False
+
+    async def _join_or_watch(self, conn: Connection, msg: ClientMessage) -> None:
         assert conn.account is not None
         kind, ref, table_id = msg.type, msg.id, msg.fields["table"]
-        host = self.hosts.get(table_id)
-        if host is None:
+        if table_id not in self.summaries and table_id not in self.hosts:
             conn.error("no_table", f"{kind}: no table {table_id!r}", ref)
             return
-        if self._seat_table(conn) is not None or conn.id in self.watching:
+        if conn.id in self.places or conn.id in self.pending:
             conn.error("already_seated", f"{kind}: leave your current table first", ref)
             return
-        if kind == "watch":
-            self.watching[conn.id] = table_id
-            host.post(Watch(conn.id, ref))
-        else:
-            self.seated[conn.account.id] = table_id  # claimed now; the table confirms or frees it
-            host.post(Join(conn.id, player_of(conn.account), msg.fields["seat"], ref))
+        if kind == "join":
+            try:
+                current = await self.bus.claim_seat(conn.account.id, table_id)
+            except BusDown:
+                conn.error("service_unavailable", f"{kind}: the card room cannot seat anyone right now", ref)
+                return
+            if current is not None:
+                conn.error("already_seated", f"{kind}: leave your current table first", ref)
+                return
+        self.pending[conn.id] = table_id
+        if not await self._route(conn, table_id, msg):
+            self.pending.pop(conn.id, None)
+            if kind == "join":
+                self.bus.seat_changed(conn.account.id, table_id, None)
 
     def _subscribe(self, conn: Connection, on: bool, ref: str | int | None) -> None:
-        if on:
+        if on and conn not in self.subscribers:
             self.subscribers.add(conn)
             conn.send(message("lobby", tables=self.table_list()))
-        else:
+        elif not on:
             self.subscribers.discard(conn)
         if ref is not None:
             conn.send(message("ack", ref=ref))
 
     async def _create(self, conn: Connection, msg: ClientMessage) -> None:
-        assert conn.account is not None
-        if self._seat_table(conn) is not None or conn.id in self.watching:
+        account = conn.account
+        assert account is not None
+        if conn.id in self.places or conn.id in self.pending:
             conn.error("already_seated", f"{msg.type}: leave your current table first", msg.id)
             return
         raw = msg.fields.get("options", {})
@@ -304,15 +496,49 @@ class Lobby:
         except (OptionError, TypeError) as error:
             conn.error("bad_options", f"{msg.type}: {error}", msg.id)
             return
-        self.seated[conn.account.id] = ""  # claimed while the table is created
+        table_id = "t" + secrets.token_hex(5)
         try:
-            host = await self.create_table(options)
-        except Exception:
-            self.seated.pop(conn.account.id, None)
-            raise
-        self.seated[conn.account.id] = host.id
-        player = player_of(conn.account)
+            if await self.bus.claim_seat(account.id, table_id) is not None:
+                conn.error("already_seated", f"{msg.type}: leave your current table first", msg.id)
+                return
+            host = await self._new_host(table_id, options)
+        except BusDown:
+            self.bus.seat_changed(account.id, table_id, None)
+            conn.error(
+                "service_unavailable",
+                f"{msg.type}: new tables are refused while the card room's coordinator (Redis) is unreachable",
+                msg.id,
+            )
+            return
+        self.pending[conn.id] = host.id
+        player = player_of(account)
         if msg.type == "play_now":
             host.post(PlayNow(conn.id, player, msg.fields.get("bot", DEFAULT_BOT), msg.id))
         else:
             host.post(Join(conn.id, player, msg.fields.get("seat", 0), msg.id))
+
+    async def _new_host(self, table_id: str, options: TableOptions) -> TableHost:
+        await self.bus.new_table(table_id)
+        fence = 1 if self.bus.fenced else None
+        await self.log.create(table_id, options.to_json(), fence or 0)
+        return self._host(self._table(table_id, options), 1, fence)
+
+
+def table_command(client: str, player: Player | None, msg: ClientMessage) -> Command | None:
+    """The table command a validated client message becomes (None: not a table message)."""
+    kind, fields, ref = msg.type, msg.fields, msg.id
+    if kind == "join" and player is not None:
+        return Join(client, player, fields["seat"], ref)
+    if kind == "watch":
+        return Watch(client, ref)
+    build = SCHEMAS[kind].table
+    return build(client, fields, ref) if build is not None else None
+
+
+def parse_table_message(text: str) -> tuple[str, int | None] | None:
+    """(table id, seat) of an encoded ``table`` message."""
+    try:
+        data = json.loads(text)
+        return str(data["table"]["id"]), data["seat"]
+    except (ValueError, KeyError, TypeError):
+        return None

@@ -167,6 +167,8 @@ class ClientMessage:
     type: str
     fields: dict[str, Any]
     id: str | int | None = None
+    text: str = ""
+    """The frame it came from (forwarded as is to a table on another node)."""
 
 
 def _message_id(data: dict[str, Any]) -> str | int | None:
@@ -212,7 +214,7 @@ def parse_client_message(text: str) -> ClientMessage:
             raise ProtocolError("bad_card", f"{kind}: {error}", ref) from None
         except ValueError as error:
             raise ProtocolError("bad_message", f"{kind}: {error}", ref) from None
-    return ClientMessage(kind, fields, ref)
+    return ClientMessage(kind, fields, ref, text)
 
 
 def message(kind: str, **fields: Any) -> dict[str, Any]:

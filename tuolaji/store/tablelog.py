@@ -104,19 +104,21 @@ class TableLog:
         async with self.db.sessions() as session:
             return await _load(session, table_id)
 
-    async def take(self, table_id: str, fence: int) -> OpenTable | None:
-        """Make ``fence`` the table's token (if it is newer than the stored one) and load its log after
-        that commit, so no write of an older owner can follow; None if the table is closed or the
-        stored token is already newer."""
+    async def take(self, table_id: str) -> OpenTable | None:
+        """Raise the table's fencing token by one and load its log after that commit, so no write of
+        an older owner can follow; None if the table is closed or unknown."""
         async with self.db.writing(), self.db.sessions.begin() as session:
             done = await session.execute(
-                update(LiveTable)
-                .where(LiveTable.id == table_id, LiveTable.open, LiveTable.fence < fence)
-                .values(fence=fence)
+                update(LiveTable).where(LiveTable.id == table_id, LiveTable.open).values(fence=LiveTable.fence + 1)
             )
             if done.rowcount != 1:  # type: ignore[attr-defined]
                 return None
         return await self.load(table_id)
+
+    async def open_ids(self) -> list[str]:
+        """The ids of every open table."""
+        async with self.db.sessions() as session:
+            return list((await session.execute(select(LiveTable.id).where(LiveTable.open))).scalars())
 
     async def stored_hand(self, table_id: str, number: int) -> Settled | None:
         """The settlement of hand ``number`` of ``table_id`` if it is stored."""

@@ -1,0 +1,227 @@
+"""What joins the server's nodes: the seat index, the lobby list, commands to a table's owner,
+messages to clients, and which node owns which table.
+
+A :class:`Bus` is that link. :class:`LocalBus` is the single-process one (``tuolaji serve`` without
+``--redis``): everything stays in memory and every table is owned here. ``tuolaji.server.redisbus``
+has the one for many nodes on one Redis. The lobby (:class:`Node`) talks only to its bus, so it
+runs the same way on one node or many.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """A command on its way to a table's owner: ``kind`` is ``message`` (a client's table message,
+    its JSON ``text``), ``attach`` (the client's account sits there and connected), ``watch`` or
+    ``detach`` (the client's connection closed). ``account`` is the sender's ``Player`` JSON."""
+
+    kind: str
+    client: str
+    account: dict[str, Any] | None = None
+    text: str | None = None
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {"kind": self.kind, "client": self.client, "account": self.account, "text": self.text},
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Envelope:
+        data = json.loads(text)
+        return cls(str(data["kind"]), str(data["client"]), data.get("account"), data.get("text"))
+
+
+@dataclass(frozen=True)
+class SeatRef:
+    """Where an account sits: a table and (once the table confirmed it) the seat."""
+
+    table_id: str
+    seat: int | None
+
+
+class Node(Protocol):
+    """What a bus calls back: the lobby of this node."""
+
+    def on_command(self, table_id: str, envelope: Envelope) -> bool:
+        """A command for ``table_id``; False if this node does not own that table."""
+
+    def on_deliver(self, client: str, text: str) -> None:
+        """A message for one of this node's clients."""
+
+    def on_close_client(self, client: str, code: int, text: str) -> None:
+        """Send ``text`` to one of this node's clients, then close its socket with ``code``."""
+
+    def on_summary(self, table_id: str, summary: dict[str, Any] | None) -> None:
+        """A table's lobby entry changed (None: it closed)."""
+
+    def on_lobby_reset(self, summaries: dict[str, dict[str, Any]]) -> None:
+        """The whole lobby list, after the bus (re)connected."""
+
+    def on_moved(self, table_id: str) -> None:
+        """Another node now runs ``table_id``: this node's clients at it attach there again."""
+
+    async def adopt(self, table_id: str) -> bool:
+        """Take over ``table_id`` (its lease is ours now) from its log; False if it is closed."""
+
+    def owned(self) -> dict[str, tuple[dict[str, Any], dict[int, int]]]:
+        """The tables run here: id → (summary, account id → seat)."""
+
+    async def open_table_ids(self) -> list[str]:
+        """Every open table in the database."""
+
+    def lost(self, table_id: str) -> None:
+        """This node no longer owns ``table_id`` (its lease went to another node)."""
+
+
+class BusDown(Exception):
+    """The bus cannot reach the other nodes now (Redis is down)."""
+
+
+class Bus(ABC):
+    """The link between nodes; see the module docstring."""
+
+    node_id: str
+    fenced: bool
+    """Whether table log writes carry a fencing token (tables may move between nodes)."""
+
+    @abstractmethod
+    async def start(self, node: Node) -> None:
+        """Connect and start serving ``node``."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Release this node's tables and disconnect."""
+
+    @abstractmethod
+    def status(self) -> dict[str, Any]:
+        """For the health endpoint: ``{"bus": "local" | "redis", "up": bool, ...}``."""
+
+    @abstractmethod
+    async def claim_seat(self, account_id: int, table_id: str) -> SeatRef | None:
+        """Claim a seat of ``table_id`` for ``account_id``; the account's current place if it has one
+        (nothing claimed). Raises :class:`BusDown`."""
+
+    @abstractmethod
+    async def seat_of(self, account_id: int) -> SeatRef | None:
+        """Where ``account_id`` sits. Raises :class:`BusDown`."""
+
+    @abstractmethod
+    def seat_changed(self, account_id: int, table_id: str, seat: int | None) -> None:
+        """The owner's word: ``account_id`` sits at ``seat`` of ``table_id``, or (None) no longer."""
+
+    @abstractmethod
+    def publish_summary(self, table_id: str, summary: dict[str, Any] | None) -> None:
+        """The owner's word: the table's lobby entry (None: it closed)."""
+
+    @abstractmethod
+    async def send_command(self, table_id: str, envelope: Envelope) -> bool:
+        """Deliver ``envelope`` to the table's owner; False if no node runs it now. Raises :class:`BusDown`."""
+
+    @abstractmethod
+    def deliver(self, client: str, text: str) -> None:
+        """A message for a client of another node (dropped if that cannot be done now)."""
+
+    @abstractmethod
+    def close_client(self, client: str, code: int, text: str) -> None:
+        """Tell a client of another node ``text`` and close it with ``code``."""
+
+    @abstractmethod
+    async def connection_opened(self, account_id: int, client: str) -> str | None:
+        """``client`` is now the account's connection; the one it replaces, if any."""
+
+    @abstractmethod
+    def connection_closed(self, account_id: int, client: str) -> None:
+        """``client`` closed; it is no longer the account's connection (unless a newer one took over)."""
+
+    @abstractmethod
+    async def new_table(self, table_id: str) -> None:
+        """This node runs the new table ``table_id``. Raises :class:`BusDown`."""
+
+    @abstractmethod
+    def table_running(self, table_id: str) -> None:
+        """This node now runs ``table_id`` (adopted): listen for its commands and tell the others."""
+
+    @abstractmethod
+    def table_gone(self, table_id: str) -> None:
+        """This node no longer runs ``table_id`` (closed, or lost)."""
+
+
+def node_of(client: str) -> str:
+    """The node a client id belongs to (client ids are ``NODE.N``)."""
+    return client.partition(".")[0]
+
+
+class LocalBus(Bus):
+    """One node: every table is here, every index in memory."""
+
+    fenced = False
+
+    def __init__(self, node_id: str) -> None:
+        self.node_id = node_id
+        self._node: Node | None = None
+        self._seats: dict[int, SeatRef] = {}
+
+    @property
+    def node(self) -> Node:
+        assert self._node is not None, "the bus is not started"
+        return self._node
+
+    async def start(self, node: Node) -> None:
+        self._node = node
+
+    async def close(self) -> None:
+        self._node = None
+
+    def status(self) -> dict[str, Any]:
+        return {"bus": "local", "up": True}
+
+    async def claim_seat(self, account_id: int, table_id: str) -> SeatRef | None:
+        current = self._seats.get(account_id)
+        if current is not None:
+            return current
+        self._seats[account_id] = SeatRef(table_id, None)
+        return None
+
+    async def seat_of(self, account_id: int) -> SeatRef | None:
+        return self._seats.get(account_id)
+
+    def seat_changed(self, account_id: int, table_id: str, seat: int | None) -> None:
+        if seat is not None:
+            self._seats[account_id] = SeatRef(table_id, seat)
+        elif (current := self._seats.get(account_id)) is not None and current.table_id == table_id:
+            del self._seats[account_id]
+
+    def publish_summary(self, table_id: str, summary: dict[str, Any] | None) -> None:
+        self.node.on_summary(table_id, summary)
+
+    async def send_command(self, table_id: str, envelope: Envelope) -> bool:
+        return self.node.on_command(table_id, envelope)
+
+    def deliver(self, client: str, text: str) -> None:
+        self.node.on_deliver(client, text)
+
+    def close_client(self, client: str, code: int, text: str) -> None:
+        self.node.on_close_client(client, code, text)
+
+    async def connection_opened(self, account_id: int, client: str) -> str | None:
+        return None  # the lobby keeps one connection per account itself
+
+    def connection_closed(self, account_id: int, client: str) -> None:
+        return None
+
+    async def new_table(self, table_id: str) -> None:
+        return None
+
+    def table_running(self, table_id: str) -> None:
+        return None
+
+    def table_gone(self, table_id: str) -> None:
+        return None
