@@ -136,13 +136,14 @@ async def test_settlement_and_records(url: str) -> None:
         assert settled.accounts[0].hands_won == 1 and settled.accounts[1].hands_won == 0
         assert settled.accounts[1].silver == 984
 
-        # R43: seat 1 escapes; opponents (0, 2) gain 3 × the escaper's bases.
+        # R43: seat 1 escapes; opponents (0, 2) gain half of what it lost: 3 × its silver base (it
+        # paid 6 × 8 in full), but no 積分 (it had none to lose).
         escape = RoundResult(kind="escape", dealer=0, escaped=1)
         second = await record_hand(db, _hand(escape, seats, 2))
         assert [(line["points_delta"], line["silver_delta"]) for line in second.lines[:3]] == [
-            (3, 24),
+            (0, 24),
             (0, -48),
-            (3, 24),
+            (0, 24),
         ]
         history = await hands_of(db, ids[1])
         assert [(hand["id"], hand["silver_delta"], hand["won"]) for hand in history] == [
