@@ -125,7 +125,7 @@ async def test_text_that_is_not_unicode_gets_a_clear_answer(live_server: LiveSer
         assert login.status_code == 401
         register = await http.post("/api/register", content=b'{"nickname": "bob", "password": "hunter\\udc0022"}')
         assert register.status_code == 400 and "lone surrogates" in register.json()["error"]["message"]
-        me = await http.get("/api/me", headers={"Authorization": b"Bearer \xff\xfe"})
+        me = await http.get("/api/me", headers={b"Authorization": b"Bearer \xff\xfe"})
         assert me.status_code == 401
     assert live_server.errors() == []
 
@@ -158,7 +158,8 @@ async def test_every_response_carries_the_security_headers(live_server_factory: 
 async def test_password_checks_beyond_the_queue_answer_503_at_once(live_server_factory: Factory) -> None:
     """One argon2 thread and no queue: of 20 log-ins at once some are refused with 503 and
     ``Retry-After``, the others go through; the server stays well."""
-    server = live_server_factory(args=(*FAST_ARGS, "--account-rate", "1000", "--hash-threads", "1", "--hash-queue", "0"))
+    one_thread = ("--account-rate", "1000", "--hash-threads", "1", "--hash-queue", "0")
+    server = live_server_factory(args=(*FAST_ARGS, *one_thread))
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         assert (await http.post("/api/register", json={"nickname": "frank", "password": "hunter22"})).status_code == 201
         answers = await asyncio.gather(
