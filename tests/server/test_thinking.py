@@ -9,7 +9,7 @@ import pytest
 from tests.game.helpers import hands_with, playing_round
 from tuolaji.bots import canonical_name, make_bot
 from tuolaji.cards import KINDS
-from tuolaji.game.actions import Play, Retract, SetAutoPlay
+from tuolaji.game.actions import Action, Play, Retract, SetAutoPlay
 from tuolaji.game.round import Round
 from tuolaji.game.view import SeatView
 from tuolaji.server.autoplay import TurnStamp, legal_play, make_autoplayer
@@ -114,40 +114,43 @@ def positions(count: int) -> list[tuple[Round, SeatView]]:
 
 
 async def test_a_table_has_one_move_waiting_and_tables_take_turns() -> None:
-    """Real workers: a table asking five times in a row keeps only its newest move waiting, so the
-    other table's move is the second one thought after the first (a shared FIFO would make it the sixth)."""
+    """Real workers: one worker and a move handed to it ahead. A table asking five times in a row
+    keeps only its newest move waiting once two are with the worker, so the other table's move is
+    the fourth thought (a shared FIFO would make it the sixth)."""
     (_, view_a), (round_b, view_b) = positions(2)
     pool = ThinkingPool(1, search_budget_ms=20)
     order: list[str] = []
+
+    def ask(table: str, seed: int, view: SeatView) -> asyncio.Future[Action | None]:
+        future = pool.ask("search", seed, view, table=table)
+        future.add_done_callback(lambda done: order.append(f"{table}{seed}") if not done.cancelled() else None)
+        return future
+
     try:
-        first = pool.ask("search", 1, view_a, table="A")
-        first.add_done_callback(lambda _: order.append("A1"))
-        replaced = [pool.ask("search", 2 + n, view_a, table="A") for n in range(3)]
-        last = pool.ask("search", 5, view_a, table="A")
-        last.add_done_callback(lambda _: order.append("A5"))
-        other = pool.ask("search", 9, view_b, table="B")
-        other.add_done_callback(lambda _: order.append("B"))
-        answers = await asyncio.gather(first, last, other)
+        first, second, *replaced, last = [ask("A", seed, view_a) for seed in range(1, 6)]
+        other = ask("B", 9, view_b)
+        answers = await asyncio.gather(first, second, last, other)
         assert all(future.cancelled() for future in replaced)
-        assert order == ["A1", "A5", "B"]
-        assert pool.stats.replaced == 3 and pool.stats.asked == 6
+        assert order == ["A1", "A2", "A5", "B9"]
+        assert pool.stats.replaced == 2 and pool.stats.asked == 6
         seat_b = round_b.to_move
-        assert seat_b is not None and isinstance(answers[2], Play)
-        assert round_b.check_play(seat_b, answers[2].cards) is None
+        assert seat_b is not None and isinstance(answers[3], Play)
+        assert round_b.check_play(seat_b, answers[3].cards) is None
     finally:
         await pool.close()
 
 
 async def test_saturation_shortens_the_budget_and_the_worker_uses_it() -> None:
-    """One worker, four tables at once: the first move has the full budget, then each gets
-    ``workers / tables`` of it (never below the floor); the answer is the search's at that budget."""
+    """One worker, four tables at once: a move's budget is ``workers / tables`` of the full one
+    (never below the floor), counting the tables thinking or waiting when a worker takes it; the
+    answer is the search's at that budget."""
     chosen = positions(4)
     pool = ThinkingPool(1, search_budget_ms=240, min_budget_ms=100)
     try:
         futures = [pool.ask("search", 7, view, table=f"T{index}") for index, (_, view) in enumerate(chosen)]
         answers = await asyncio.gather(*futures)
-        assert list(pool.stats.budgets_ms) == [240, 100, 120, 240]
-        assert pool.stats.shortened == 2
+        assert list(pool.stats.budgets_ms) == [240, 120, 100, 120]
+        assert pool.stats.shortened == 3
         for (_, view), answer, budget in zip(chosen, answers, pool.stats.budgets_ms, strict=True):
             assert answer == make_bot("search", 7, budget_ms=budget).choose(view)
     finally:
@@ -157,8 +160,8 @@ async def test_saturation_shortens_the_budget_and_the_worker_uses_it() -> None:
 async def test_closing_cancels_the_moves_still_waiting() -> None:
     (_, view), *_ = positions(1)
     pool = ThinkingPool(1, search_budget_ms=20)
-    running = pool.ask("search", 1, view, table="A")
-    waiting = pool.ask("search", 1, view, table="B")
+    handed = [pool.ask("search", 1, view, table=table) for table in ("A", "B")]
+    waiting = pool.ask("search", 1, view, table="C")
     await pool.close()
     assert waiting.cancelled()
-    assert running.cancelled() or isinstance(running.result(), Play)
+    assert all(future.cancelled() or isinstance(future.result(), Play) for future in handed)

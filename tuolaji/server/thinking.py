@@ -8,7 +8,7 @@ answer back as an asyncio future. :func:`think` is what a worker runs.
 
 The workers are shared fairly between tables: moves wait in one slot per table, and a free worker
 takes the next table's move in turn (round robin), so six busy tables cannot push a seventh to the
-back of a queue. Each table has at most one move waiting: a new question from a table replaces
+back of a queue (each worker has one move handed to it ahead, so it never idles between two). Each table has at most one move waiting: a new question from a table replaces
 its unanswered one (the position it was asked for has passed). When more tables want moves than
 there are workers, every move is given a shorter budget (``workers / tables`` of it, down to
 ``min_budget_ms``), so a table keeps its pace with a weaker move rather than stalling.
@@ -38,6 +38,9 @@ MIN_BUDGET_SHARE: Final = 0.1
 MIN_BUDGET_MS: Final = 20.0
 """... and never below this many milliseconds."""
 STATS_KEPT: Final = 1000
+AHEAD_PER_WORKER: Final = 1
+"""Moves handed to the executor beyond one per worker, so a worker that answers finds its next
+move already there instead of idling through the round trip to the event loop and back."""
 
 
 def think(name: str, seed: int, options: dict[str, float], view: SeatView) -> Action | None:
@@ -133,7 +136,7 @@ class ThinkingPool:
 
     def _dispatch(self) -> None:
         """Hand waiting moves to free workers, one table after the other."""
-        while self._turns and len(self._running) < self.workers and not self._closed:
+        while self._turns and len(self._running) < self.workers * (1 + AHEAD_PER_WORKER) and not self._closed:
             budget = self.budget_ms()
             table = self._turns.popleft()
             move = self._waiting.pop(table)
