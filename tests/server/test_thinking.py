@@ -149,8 +149,11 @@ async def test_saturation_shortens_the_budget_and_the_worker_uses_it() -> None:
     try:
         futures = [pool.ask("search", 7, view, table=f"T{index}") for index, (_, view) in enumerate(chosen)]
         answers = await asyncio.gather(*futures)
-        assert list(pool.stats.budgets_ms) == [240, 120, 100, 120]
-        assert pool.stats.shortened == 3
+        first, *others = pool.stats.budgets_ms
+        # The first has the table alone; the second shares the worker with it (half of a full move);
+        # the third and fourth come when three and two tables want moves (the floor, at most half).
+        assert first == 240 and others[0] == 120 and all(100 <= budget <= 120 for budget in others)
+        assert pool.stats.shortened == 3 and 0 < pool.full_move_ms != 240
         for (_, view), answer, budget in zip(chosen, answers, pool.stats.budgets_ms, strict=True):
             assert answer == make_bot("search", 7, budget_ms=budget).choose(view)
     finally:

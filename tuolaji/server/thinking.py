@@ -8,10 +8,12 @@ answer back as an asyncio future. :func:`think` is what a worker runs.
 
 The workers are shared fairly between tables: moves wait in one slot per table, and a free worker
 takes the next table's move in turn (round robin), so six busy tables cannot push a seventh to the
-back of a queue (each worker has one move handed to it ahead, so it never idles between two). Each table has at most one move waiting: a new question from a table replaces
-its unanswered one (the position it was asked for has passed). When more tables want moves than
-there are workers, every move is given a shorter budget (``workers / tables`` of it, down to
-``min_budget_ms``), so a table keeps its pace with a weaker move rather than stalling.
+back of a queue; each worker has one move handed to it ahead, so it never idles between two. A
+table has at most one move waiting: a new question from it replaces its unanswered one (the
+position it was asked for has passed). When more tables want moves than there are workers, every
+move is given a shorter budget: ``workers / tables`` of what a move with the full budget takes
+(measured, as a search often stops before its budget), down to ``min_budget_ms``. A table then
+keeps its pace with a weaker move rather than stalling.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import importlib
 import multiprocessing
 import signal
+import time
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -33,11 +37,13 @@ from tuolaji.game.view import SeatView
 
 SLOW_BOTS = frozenset({"search"})
 """Bots (canonical names) whose moves are thought out in the pool rather than in a table's task."""
-MIN_BUDGET_SHARE: Final = 0.1
+MIN_BUDGET_SHARE: Final = 0.05
 """Under saturation a move's budget shrinks to no less than this share of the full budget ..."""
 MIN_BUDGET_MS: Final = 20.0
 """... and never below this many milliseconds."""
 STATS_KEPT: Final = 1000
+FULL_MOVE_WEIGHT: Final = 0.2
+"""Weight of the newest measured full-budget move in ``ThinkingPool.full_move_ms``."""
 AHEAD_PER_WORKER: Final = 1
 """Moves handed to the executor beyond one per worker, so a worker that answers finds its next
 move already there instead of idling through the round trip to the event loop and back."""
@@ -52,9 +58,18 @@ def think(name: str, seed: int, options: dict[str, float], view: SeatView) -> Ac
     return make_bot(name, seed, **options).choose(view)
 
 
-def _ignore_interrupts() -> None:
-    """Worker initialiser: Ctrl-C reaches the whole process group, but the server stops its workers itself."""
+def think_timed(name: str, seed: int, options: dict[str, float], view: SeatView) -> tuple[Action | None, float]:
+    """Worker side: :func:`think`, and the milliseconds of CPU it took (not of waiting for a core)."""
+    started = time.process_time()
+    action = think(name, seed, options, view)
+    return action, (time.process_time() - started) * 1000
+
+
+def _start_worker() -> None:
+    """Worker initialiser: ignore Ctrl-C (it reaches the whole process group, but the server stops
+    its workers itself), and import the search bot now rather than during the first move."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    importlib.import_module("tuolaji.bots.search")
 
 
 @dataclass
@@ -65,6 +80,8 @@ class _Move:
     seed: int
     view: SeatView
     answer: asyncio.Future[Action | None]
+    full: bool = False
+    """Whether it was given the full budget (its time then tells what a full move costs)."""
 
 
 @dataclass
@@ -83,7 +100,7 @@ class ThinkingPool:
 
     ``workers`` processes at most, started on the first move that needs one. ``search_budget_ms``
     is the search bot's full time budget per move; under saturation a move gets less, but never
-    under ``min_budget_ms`` (default: a tenth of the full budget, at least 20 ms). A pool whose
+    under ``min_budget_ms`` (default: a twentieth of the full budget, at least 20 ms). A pool whose
     worker died (``BrokenProcessPool``) is replaced on the next move; the move that was being
     thought fails, and the table plays another.
     """
@@ -96,13 +113,15 @@ class ThinkingPool:
             min_budget_ms if min_budget_ms is not None else max(MIN_BUDGET_MS, MIN_BUDGET_SHARE * search_budget_ms),
         )
         self.stats = _Stats()
+        self.full_move_ms = search_budget_ms
+        """What a move with the full budget takes (a moving average of the measured ones)."""
         self._executor: ProcessPoolExecutor | None = None
         self._closed = False
         self._waiting: dict[str, _Move] = {}
         """table → its move waiting for a worker (at most one per table)."""
         self._turns: deque[str] = deque()
         """Tables with a waiting move, in the order they get a worker."""
-        self._running: dict[Future[Action | None], str] = {}
+        self._running: dict[Future[tuple[Action | None, float]], str] = {}
         """Moves being thought (the worker's future → its table)."""
 
     def ask(self, name: str, seed: int, view: SeatView, *, table: str | None = None) -> asyncio.Future[Action | None]:
@@ -132,7 +151,8 @@ class ThinkingPool:
         tables = len(set(self._running.values()) | set(self._waiting))
         if tables <= self.workers:
             return self.search_budget_ms
-        return max(self.min_budget_ms, self.search_budget_ms * self.workers / tables)
+        full = min(self.search_budget_ms, self.full_move_ms)
+        return min(self.search_budget_ms, max(self.min_budget_ms, full * self.workers / tables))
 
     def _dispatch(self) -> None:
         """Hand waiting moves to free workers, one table after the other."""
@@ -145,6 +165,7 @@ class ThinkingPool:
             options: dict[str, float] = {}
             if move.name in SLOW_BOTS:
                 options["budget_ms"] = budget
+                move.full = budget >= self.search_budget_ms
                 self.stats.budgets_ms.append(budget)
                 self.stats.shortened += budget < self.search_budget_ms
             try:
@@ -155,34 +176,38 @@ class ThinkingPool:
             self._running[work] = table
             work.add_done_callback(functools.partial(self._answered, move))
 
-    def _answered(self, move: _Move, done: Future[Action | None]) -> None:
+    def _answered(self, move: _Move, done: Future[tuple[Action | None, float]]) -> None:
         """A worker's answer came (in the executor's thread): pass it to the loop's thread."""
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
             move.answer.get_loop().call_soon_threadsafe(self._finished, done, move)
 
-    def _submit(self, move: _Move, options: dict[str, float]) -> Future[Action | None]:
+    def _submit(self, move: _Move, options: dict[str, float]) -> Future[tuple[Action | None, float]]:
         try:
-            return self._pool().submit(think, move.name, move.seed, options, move.view)
+            return self._pool().submit(think_timed, move.name, move.seed, options, move.view)
         except BrokenProcessPool:
             self._discard()
-            return self._pool().submit(think, move.name, move.seed, options, move.view)
+            return self._pool().submit(think_timed, move.name, move.seed, options, move.view)
 
-    def _finished(self, done: Future[Action | None], move: _Move) -> None:
+    def _finished(self, done: Future[tuple[Action | None, float]], move: _Move) -> None:
         """A worker answered (in the loop's thread): pass the answer on, hand out the next move."""
         self._running.pop(done, None)
-        if not move.answer.done():
-            if done.cancelled():
-                move.answer.cancel()
-            elif (error := done.exception()) is not None:
+        if done.cancelled():
+            move.answer.cancel()
+        elif (error := done.exception()) is not None:
+            if not move.answer.done():
                 move.answer.set_exception(error)
-            else:
-                move.answer.set_result(done.result())
+        else:
+            action, took_ms = done.result()
+            if move.full:
+                self.full_move_ms += FULL_MOVE_WEIGHT * (took_ms - self.full_move_ms)
+            if not move.answer.done():
+                move.answer.set_result(action)
         self._dispatch()
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_interrupts
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker
             )
         return self._executor
 
