@@ -13,9 +13,12 @@ setup() {
         "$python" -m venv .venv
     fi
     local stamp=.venv/.installed
-    if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ run.sh -nt "$stamp" ]; then
-        .venv/bin/python -m pip install --quiet --upgrade pip
-        .venv/bin/python -m pip install --quiet -e ".[dev,postgres]"
+    if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements.lock -nt "$stamp" ] || [ run.sh -nt "$stamp" ]; then
+        # Every third-party package (the dev and postgres extras and the build backend included) at
+        # the version and hashes pinned in requirements.lock; then the project itself, with nothing
+        # more fetched.
+        .venv/bin/python -m pip install --quiet --require-hashes -r requirements.lock
+        .venv/bin/python -m pip install --quiet --no-deps --no-build-isolation -e .
         touch "$stamp"
     fi
 }

@@ -97,5 +97,12 @@ def test_escape_costs_six_bases_and_pays_each_opponent_three_of_the_escapers() -
     assert settle(result, BALANCES) == [Change(), Change(30, 12), Change(-60, -24), Change(30, 12)]
 
 
+def test_an_escaper_short_of_six_bases_pays_the_opponents_only_what_it_lost() -> None:
+    """R43 as a transfer (docs/RULES-NOTES.md, Economy): seat 3 holds 650 積分 (6 × 4 = 24 due) and no
+    silver (6 due): it loses 24 and 0, each opponent gains 12 and 0."""
+    result = RoundResult(kind="escape", dealer=0, escaped=3)
+    assert settle(result, BALANCES) == [Change(12, 0), Change(), Change(12, 0), Change(-24, 0)]
+
+
 def test_apply_change_floors_at_zero() -> None:
     assert apply_change(Balance(5, 5), Change(-10, 3)) == Balance(0, 8)

@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import httpx
-import pytest
 
 from tests.live_server import FAST_ARGS, LiveServer
-from tuolaji.server import limits
 
 
 async def test_accounts_over_http(live_server: LiveServer) -> None:
@@ -99,19 +97,3 @@ async def test_account_requests_are_rate_limited_per_address(
         token = made.json()["token"]
         me = await http.get("/api/me", headers={"Authorization": f"Bearer {token}"})
         assert me.json()["account"]["nickname"] == "carol"
-
-
-def test_address_limiter_refills_and_forgets_idle_addresses(monkeypatch: pytest.MonkeyPatch) -> None:
-    now = [1000.0]
-    monkeypatch.setattr("tuolaji.server.limits.time.monotonic", lambda: now[0])
-    limiter = limits.AddressLimiter(per_minute=60, burst=2)
-    assert limiter.check("a") is None and limiter.check("a") is None
-    assert limiter.check("a") == 1
-    assert limiter.check("b") is None  # addresses have their own buckets
-    now[0] += 1.0
-    assert limiter.check("a") is None
-    monkeypatch.setattr(limits, "MAX_TRACKED", 2)
-    now[0] += 60.0
-    assert limiter.check("c") is None  # a and b refilled: forgotten to make room
-    assert set(limiter._buckets) == {"c"}
-    assert all(limits.AddressLimiter(per_minute=0).check("a") is None for _ in range(100))

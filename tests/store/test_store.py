@@ -7,7 +7,6 @@ of a scratch database to run them on PostgreSQL too (its tables are dropped firs
 from __future__ import annotations
 
 import asyncio
-import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -25,32 +24,6 @@ from tuolaji.store.accounts import Accounts, BadCredentials, BadNickname, BadPas
 from tuolaji.store.db import Database, alembic_config, make_engine, migrate, open_database, sqlite_url
 from tuolaji.store.models import Base
 from tuolaji.store.records import HandWrite, get_hand, hands_of, record_hand
-
-POSTGRES = os.environ.get("TUOLAJI_TEST_POSTGRES")
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-async def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh, empty database: an SQLite file, or the scratch PostgreSQL database emptied."""
-    if request.param == "sqlite":
-        return sqlite_url(tmp_path / "store.sqlite3")
-    if not POSTGRES:
-        pytest.skip("set TUOLAJI_TEST_POSTGRES to a scratch postgresql+asyncpg:// URL")
-    engine = make_engine(POSTGRES)
-    try:
-        await migrate(engine)
-        async with engine.begin() as connection:
-            await connection.run_sync(lambda sync: command.downgrade(alembic_config(sync), "base"))
-    finally:
-        await engine.dispose()
-    return POSTGRES
-
-
-@pytest.fixture
-async def db(url: str) -> Any:
-    database = await open_database(url)
-    yield database
-    await database.close()
 
 
 def _diff(connection: Connection) -> list[Any]:
@@ -137,13 +110,14 @@ async def test_settlement_and_records(url: str) -> None:
         assert settled.accounts[0].hands_won == 1 and settled.accounts[1].hands_won == 0
         assert settled.accounts[1].silver == 984
 
-        # R43: seat 1 escapes; opponents (0, 2) gain 3 × the escaper's bases.
+        # R43: seat 1 escapes; opponents (0, 2) gain half of what it lost: 3 × its silver base (it
+        # paid 6 × 8 in full), but no 積分 (it had none to lose).
         escape = RoundResult(kind="escape", dealer=0, escaped=1)
         second = await record_hand(db, _hand(escape, seats, 2))
         assert [(line["points_delta"], line["silver_delta"]) for line in second.lines[:3]] == [
-            (3, 24),
+            (0, 24),
             (0, -48),
-            (3, 24),
+            (0, 24),
         ]
         history = await hands_of(db, ids[1])
         assert [(hand["id"], hand["silver_delta"], hand["won"]) for hand in history] == [

@@ -65,7 +65,9 @@ _RANK_THRESHOLDS: Final = [needed for _, _, needed in RANK_TABLE]
 _WEALTH_THRESHOLDS: Final = [start for _, start, _ in WEALTH_TABLE]
 
 ESCAPE_LOSS_FACTOR: Final = 6
-ESCAPE_GAIN_FACTOR: Final = 3
+"""R43: the escaper loses this many times their own bases."""
+ESCAPE_SHARES: Final = 2
+"""R43: the escaper's actual loss is split between the two opponents (3 = 6 / 2 bases each when paid in full)."""
 
 
 def rank_title(points: int) -> tuple[str, int]:
@@ -127,16 +129,19 @@ def settle(result: RoundResult, balances: Sequence[Balance]) -> list[Change]:
 
 
 def _settle_escape(escaped: int, balances: Sequence[Balance]) -> list[Change]:
-    """R43: the escaper loses 6× own bases, each opponent gains 3× the escaper's bases."""
+    """R43 as a transfer (docs/RULES-NOTES.md, Economy): the escaper loses 6× own bases (floored at
+    0, R40), and each opponent gains half of what the escaper actually lost, rounded down: 3× the
+    escaper's bases when the escaper could pay in full, less when not, nothing from a broke escaper.
+    The opponents together never gain more than the escaper lost; the partner is unchanged."""
     escaper = balances[escaped]
+    lost = _loss(escaper, ESCAPE_LOSS_FACTOR * escaper.point_base, ESCAPE_LOSS_FACTOR * escaper.silver_base)
+    share = Change(-lost.points // ESCAPE_SHARES, -lost.silver // ESCAPE_SHARES)
     changes = []
-    for seat, balance in enumerate(balances):
+    for seat in range(len(balances)):
         if seat == escaped:
-            changes.append(
-                _loss(balance, ESCAPE_LOSS_FACTOR * balance.point_base, ESCAPE_LOSS_FACTOR * balance.silver_base)
-            )
+            changes.append(lost)
         elif seat % 2 != escaped % 2:
-            changes.append(Change(ESCAPE_GAIN_FACTOR * escaper.point_base, ESCAPE_GAIN_FACTOR * escaper.silver_base))
+            changes.append(share)
         else:
             changes.append(Change())
     return changes

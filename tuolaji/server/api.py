@@ -6,8 +6,9 @@ See docs/PROTOCOL.md §1. Errors are ``{"error": {"code", "message"}}`` with a 4
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Final
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -15,15 +16,20 @@ from starlette.routing import Route
 
 from tuolaji.bots import BOT_NAMES
 from tuolaji.game.options import ILLEGAL_FOLLOW_MODES, PRESET_NAMES, TableOptions
-from tuolaji.server.limits import AddressLimiter
+from tuolaji.server.config import ServerConfig
+from tuolaji.server.limits import AddressLimiter, KeyedLimiter, LoginBackoff
 from tuolaji.server.lobby import Lobby
 from tuolaji.server.protocol import PROTOCOL_VERSION
 from tuolaji.server.replay import record_details
-from tuolaji.store.accounts import AccountData, AccountError
+from tuolaji.store.accounts import AccountData, AccountError, BadCredentials, login_key, session_id
 from tuolaji.store.records import get_hand, hands_of
 
-MAX_BODY_BYTES = 16 * 1024
-HISTORY_LIMIT = 100
+MAX_BODY_BYTES: Final = 16 * 1024
+HISTORY_LIMIT: Final = 100
+DEFAULT_HISTORY: Final = 20
+MAX_ID: Final = 2**31 - 1
+"""Row ids are 32-bit integers (``Integer`` columns): a larger one names nothing."""
+ERROR_STATUS: Final = {"nickname_taken": 409, "bad_credentials": 401, "busy": 503}
 
 
 class HttpError(Exception):
@@ -41,15 +47,38 @@ def _error(status: int, code: str, text: str, headers: dict[str, str] | None = N
 Handler = Callable[[Request], Awaitable[Response]]
 
 
+def _integer(text: str, largest: int) -> int | None:
+    """``text`` as an integer 1…``largest`` if it is one (ASCII digits only), else None."""
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(largest)):
+        return None
+    value = int(text)
+    return value if 1 <= value <= largest else None
+
+
+def _id(text: str, what: str) -> int:
+    """A row id from a path: 404 naming the input when it is not an id 1…``MAX_ID`` (no such row can exist)."""
+    value = _integer(text, MAX_ID)
+    if value is None:
+        raise HttpError(404, "not_found", f"no {what} {text[:40]!r}: {what} ids are integers 1…{MAX_ID}")
+    return value
+
+
 class Api:
     """The HTTP endpoints; ``lobby`` is set by the app's lifespan before any request arrives.
 
-    ``account_limiter`` limits account creation and logins per client address (``rate_limited``).
+    Per client address (the peer, or ``X-Forwarded-For`` from a trusted proxy only): account
+    requests (``account_limiter``) and guest creation (``guest_limiter``, per hour). Per nickname:
+    failed log-ins back off (``login_backoff``). ``on_logout(account_id, session_id)`` is called
+    after a token is logged out, so the lobby can close the sockets opened with it.
     """
 
-    def __init__(self, account_limiter: AddressLimiter | None = None) -> None:
+    def __init__(self, config: ServerConfig | None = None) -> None:
+        config = config or ServerConfig()
         self.lobby: Lobby | None = None
-        self.account_limiter = account_limiter or AddressLimiter()
+        self.account_limiter = AddressLimiter(config.account_rate_per_minute, config.account_burst)
+        self.guest_limiter: KeyedLimiter[str] = KeyedLimiter.per_hour(config.guests_per_hour)
+        self.login_backoff = LoginBackoff()
+        self.on_logout: Callable[[int, str], None] | None = None
 
     def routes(self) -> list[Route]:
         """Starlette routes of every endpoint."""
@@ -61,9 +90,9 @@ class Api:
             Route("/api/login", self._wrap(self.login), methods=["POST"]),
             Route("/api/logout", self._wrap(self.logout), methods=["POST"]),
             Route("/api/me", self._wrap(self.me)),
-            Route("/api/accounts/{id:int}", self._wrap(self.account)),
-            Route("/api/accounts/{id:int}/hands", self._wrap(self.account_hands)),
-            Route("/api/hands/{id:int}", self._wrap(self.hand)),
+            Route("/api/accounts/{id:str}", self._wrap(self.account)),
+            Route("/api/accounts/{id:str}/hands", self._wrap(self.account_hands)),
+            Route("/api/hands/{id:str}", self._wrap(self.hand)),
             Route("/api/tables", self._wrap(self.tables)),
         ]
 
@@ -74,8 +103,9 @@ class Api:
             except HttpError as error:
                 return _error(error.status, error.code, error.text, error.headers)
             except AccountError as error:
-                status = {"nickname_taken": 409, "bad_credentials": 401}.get(error.code, 400)
-                return _error(status, error.code, str(error))
+                status = ERROR_STATUS.get(error.code, 400)
+                headers = {"Retry-After": "1"} if status == 503 else None
+                return _error(status, error.code, str(error), headers)
 
         return endpoint
 
@@ -99,17 +129,21 @@ class Api:
             raise HttpError(400, "bad_request", "the body must be a JSON object")
         return data
 
+    @staticmethod
+    def _address(request: Request) -> str:
+        return request.client.host if request.client is not None else "unknown"
+
+    @staticmethod
+    def _refuse(code: str, text: str, wait: float) -> HttpError:
+        seconds = max(1, round(wait))
+        return HttpError(429, code, f"{text}; retry in {seconds} s", {"Retry-After": str(seconds)})
+
     def _limit(self, request: Request) -> None:
         """Count an account request against the client's address; refuse it (429) over the limit."""
-        address = request.client.host if request.client is not None else "unknown"
-        wait = self.account_limiter.check(address)
+        address = self._address(request)
+        wait = self.account_limiter.check(address, time.monotonic())
         if wait is not None:
-            raise HttpError(
-                429,
-                "rate_limited",
-                f"too many account requests from {address}; retry in {wait} s",
-                {"Retry-After": str(wait)},
-            )
+            raise self._refuse("rate_limited", f"too many account requests from {address}", wait)
 
     @staticmethod
     def _token(request: Request) -> str:
@@ -148,9 +182,13 @@ class Api:
         )
 
     async def guest(self, request: Request) -> Response:
-        """``POST /api/guest``: a new guest account and its token."""
+        """``POST /api/guest``: a new guest account and its token (a few per address per hour)."""
         self._limit(request)
         await self._body(request)
+        address = self._address(request)
+        wait = self.guest_limiter.check(address, time.monotonic())
+        if wait is not None:
+            raise self._refuse("rate_limited", f"too many guest accounts from {address} this hour", wait)
         token, account = await self._lobby.accounts.create_guest()
         return self._session(token, account, 201)
 
@@ -162,16 +200,35 @@ class Api:
         return self._session(token, account, 201)
 
     async def login(self, request: Request) -> Response:
-        """``POST /api/login``: a new token for a registered account."""
+        """``POST /api/login``: a new token for a registered account.
+
+        After 4 failures in a row for a nickname (any look-alike of it counts the same), each further
+        failure locks its log-in out for longer (``login_locked``, 429 with ``Retry-After``)."""
         self._limit(request)
         body = await self._body(request)
-        token, account = await self._lobby.accounts.login(body.get("nickname"), body.get("password"))
+        nickname = body.get("nickname")
+        key = login_key(nickname)
+        if key is not None:
+            wait = self.login_backoff.wait(key, time.monotonic())
+            if wait > 0:
+                raise self._refuse("login_locked", f"too many failed log-ins for {nickname!r}", wait)
+        try:
+            token, account = await self._lobby.accounts.login(nickname, body.get("password"))
+        except BadCredentials:
+            if key is not None:
+                self.login_backoff.strike(key, time.monotonic())
+            raise
+        if key is not None:
+            self.login_backoff.clear(key)
         return self._session(token, account, 200)
 
     async def logout(self, request: Request) -> Response:
-        """``POST /api/logout``: forget the bearer token."""
+        """``POST /api/logout``: forget the bearer token (and close the sockets opened with it)."""
         await self._me(request)
-        await self._lobby.accounts.logout(self._token(request))
+        token = self._token(request)
+        account_id = await self._lobby.accounts.logout(token)
+        if account_id is not None and self.on_logout is not None:
+            self.on_logout(account_id, session_id(token))
         return JSONResponse({"ok": True})
 
     async def me(self, request: Request) -> Response:
@@ -180,33 +237,40 @@ class Api:
 
     async def account(self, request: Request) -> Response:
         """``GET /api/accounts/{id}``."""
-        account = await self._lobby.accounts.get(request.path_params["id"])
+        account_id = _id(request.path_params["id"], "account")
+        account = await self._lobby.accounts.get(account_id)
         if account is None:
-            raise HttpError(404, "not_found", f"no account {request.path_params['id']}")
+            raise HttpError(404, "not_found", f"no account {account_id}")
         return JSONResponse({"account": account.to_json()})
 
     async def account_hands(self, request: Request) -> Response:
         """``GET /api/accounts/{id}/hands``: the account's hands, newest first."""
-        account_id: int = request.path_params["id"]
-        try:
-            limit = int(request.query_params.get("limit", "20"))
-            before_text = request.query_params.get("before")
-            before = int(before_text) if before_text else None
-        except ValueError:
-            raise HttpError(400, "bad_request", "limit and before must be integers") from None
-        if not 1 <= limit <= HISTORY_LIMIT:
-            raise HttpError(400, "bad_request", f"limit must be 1…{HISTORY_LIMIT}")
+        account_id = _id(request.path_params["id"], "account")
+        limit = self._query_int(request, "limit", HISTORY_LIMIT) or DEFAULT_HISTORY
+        before = self._query_int(request, "before", MAX_ID)
         if await self._lobby.accounts.get(account_id) is None:
             raise HttpError(404, "not_found", f"no account {account_id}")
         hands = await hands_of(self._lobby.db, account_id, limit, before)
         next_before = hands[-1]["id"] if len(hands) == limit else None
         return JSONResponse({"hands": hands, "next_before": next_before})
 
+    @staticmethod
+    def _query_int(request: Request, name: str, largest: int) -> int | None:
+        """Query parameter ``name`` as an integer 1…``largest`` (None if absent); 400 naming it otherwise."""
+        text = request.query_params.get(name)
+        if not text:
+            return None
+        value = _integer(text, largest)
+        if value is None:
+            raise HttpError(400, "bad_request", f"{name} must be an integer 1…{largest} (got {text[:40]!r})")
+        return value
+
     async def hand(self, request: Request) -> Response:
         """``GET /api/hands/{id}``: a stored hand plus what a replay derives from it."""
-        record = await get_hand(self._lobby.db, request.path_params["id"])
+        hand_id = _id(request.path_params["id"], "hand")
+        record = await get_hand(self._lobby.db, hand_id)
         if record is None:
-            raise HttpError(404, "not_found", f"no hand {request.path_params['id']}")
+            raise HttpError(404, "not_found", f"no hand {hand_id}")
         return JSONResponse({"hand": {**record, **record_details(record)}})
 
     async def tables(self, request: Request) -> Response:

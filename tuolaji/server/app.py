@@ -1,10 +1,11 @@
 """The ASGI application: HTTP API, the ``/ws`` WebSocket and the browser client's static files.
 
-``create_app(config)`` opens the database (migrating it), the tables' log, the slow bots' worker pool
-and the lobby in the lifespan, and restores every open table from its log, so the app is ready (and
-the hands that were being played go on) before uvicorn accepts the first request. At exit the tables
-stop first, then the log writer, the pool (no worker outlives the server) and the database.
-:meth:`App.prepare_shutdown` is the graceful part of a restart (``tuolaji serve`` calls it on SIGTERM).
+``create_app(config)`` opens the database (migrating it), the tables' log, the slow bots' worker pool,
+the bus to the other nodes and the lobby in the lifespan, and restores every open table from its log,
+so the app is ready (and the hands that were being played go on) before uvicorn accepts the first
+request. At exit the tables stop first, then the bus, the log writer, the pool (no worker outlives
+the server) and the database. :meth:`App.prepare_shutdown` is the graceful part of a restart
+(``tuolaji serve`` calls it on SIGTERM).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from starlette.websockets import WebSocket
 from tuolaji.server.api import Api
 from tuolaji.server.bus import Bus, LocalBus
 from tuolaji.server.config import ServerConfig
-from tuolaji.server.limits import AddressLimiter
+from tuolaji.server.http_guard import SecurityHeaders, TrustedProxies, parse_networks
 from tuolaji.server.lobby import Lobby
 from tuolaji.server.redisbus import RedisBus
 from tuolaji.server.thinking import ThinkingPool
@@ -41,16 +42,21 @@ class App:
     middleware and router: a socket's reader task resumes once per incoming message, and every
     nested coroutine between the server and the handler is passed on each resume. The HTTP API,
     the static files and the lifespan are the Starlette app.
+
+    Every HTTP response carries the security headers (``http_guard.SecurityHeaders``); the client
+    address of HTTP and WebSocket requests comes from ``X-Forwarded-For`` only when the peer is one
+    of ``config.forwarded_allow_ips`` (``http_guard.TrustedProxies``).
     """
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.api = Api(AddressLimiter(config.account_rate_per_minute, config.account_burst))
+        self.api = Api(config)
+        self.proxies = TrustedProxies(parse_networks(config.forwarded_allow_ips))
         routes: list[BaseRoute] = list(self.api.routes())
         if WEB_DIR.is_dir():
             routes.append(Mount("/static", StaticFiles(directory=WEB_DIR), name="static"))
             routes.append(Mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web"))
-        self.http = Starlette(routes=routes, lifespan=self._lifespan)
+        self.http = SecurityHeaders(Starlette(routes=routes, lifespan=self._lifespan))
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -65,6 +71,7 @@ class App:
             bus = LocalBus(config.node_id)
         lobby = Lobby(db, config, thinking, table_log, bus)
         try:
+            await lobby.accounts.purge_sessions()
             await bus.start(lobby)
             await lobby.restore()
             self.api.lobby = lobby
@@ -75,6 +82,7 @@ class App:
             await bus.close()
             await table_log.close()
             await thinking.close()
+            lobby.accounts.close()
             await db.close()
 
     async def prepare_shutdown(self) -> None:
@@ -85,6 +93,7 @@ class App:
             await lobby.prepare_shutdown()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        scope = self.proxies.client(scope)
         if scope["type"] != "websocket":
             await self.http(scope, receive, send)
             return

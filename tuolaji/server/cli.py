@@ -8,17 +8,20 @@ import socket
 from collections.abc import Callable
 
 from tuolaji.server.config import DEFAULT_SEARCH_BUDGET_MS, ServerConfig, default_bot_workers
-from tuolaji.server.limits import ACCOUNT_RATE_PER_MINUTE
-from tuolaji.store.accounts import DEFAULT_START_SILVER
+from tuolaji.server.http_guard import parse_networks
+from tuolaji.server.limits import ACCOUNT_RATE_PER_MINUTE, GUESTS_PER_HOUR
+from tuolaji.store.accounts import DEFAULT_SESSION_DAYS, DEFAULT_START_SILVER
 from tuolaji.store.db import DEFAULT_URL
+from tuolaji.store.passwords import HASH_QUEUE, HASH_THREADS
 
 GC_THRESHOLD = 20_000
 WS_MAX_BYTES = 1024 * 1024
 """Frames above this close the socket (1009); above 16 KiB they are refused with ``too_large``."""
 
 
-def _above_zero(kind: type[int] | type[float]) -> Callable[[str], float]:
-    """An argparse type: an int or float (``kind``) above 0, with an error naming the input."""
+def _above_zero(kind: type[int] | type[float], zero: bool = False) -> Callable[[str], float]:
+    """An argparse type: a finite int or float (``kind``) above 0 (or ≥ 0 with ``zero``), with an
+    error naming the input."""
     noun = "an integer" if kind is int else "a number"
 
     def parse(text: str) -> float:
@@ -26,11 +29,21 @@ def _above_zero(kind: type[int] | type[float]) -> Callable[[str], float]:
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not {noun}") from None
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"{text!r}: must be above 0")
+        if not (value >= 0 if zero else value > 0) or value == float("inf"):
+            raise argparse.ArgumentTypeError(f"{text!r}: must be {'0 or more' if zero else 'above 0'}")
         return value
 
     return parse
+
+
+def _networks(text: str) -> tuple[str, ...]:
+    """An argparse type: comma-separated IP addresses or networks, each checked."""
+    specs = tuple(spec.strip() for spec in text.split(",") if spec.strip())
+    try:
+        parse_networks(specs)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return specs
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -105,6 +118,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         f"(default {ACCOUNT_RATE_PER_MINUTE:g}; 0 turns the limit off)",
     )
     parser.add_argument(
+        "--guests-per-hour",
+        type=_above_zero(float, zero=True),
+        default=GUESTS_PER_HOUR,
+        help=f"guest accounts a client address may create per hour (default {GUESTS_PER_HOUR:g}; 0: no limit)",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        type=_networks,
+        default=(),
+        help="comma-separated addresses or networks of trusted reverse proxies, whose X-Forwarded-For "
+        "names the client (default: none, the header is ignored)",
+    )
+    parser.add_argument(
+        "--session-days",
+        type=_above_zero(float),
+        default=DEFAULT_SESSION_DAYS,
+        help=f"days a session token stays valid after log-in (default {DEFAULT_SESSION_DAYS:g})",
+    )
+    parser.add_argument(
+        "--hash-threads",
+        type=_above_zero(int),
+        default=HASH_THREADS,
+        help=f"threads hashing passwords with argon2, off the event loop (default {HASH_THREADS})",
+    )
+    parser.add_argument(
+        "--hash-queue",
+        type=_above_zero(int, zero=True),
+        default=HASH_QUEUE,
+        help=f"password checks that may wait for a thread; more are answered 503 (default {HASH_QUEUE})",
+    )
+    parser.add_argument(
         "--ws-deflate",
         action="store_true",
         help="offer permessage-deflate compression on WebSockets (less traffic, more CPU per message)",
@@ -137,6 +181,11 @@ def run(args: argparse.Namespace) -> int:
         account_burst=args.account_rate,
         bot_workers=args.bot_workers,
         search_budget_ms=args.search_budget_ms,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        guests_per_hour=args.guests_per_hour,
+        session_days=args.session_days,
+        hash_threads=args.hash_threads,
+        hash_queue=args.hash_queue,
     )
     # Fewer, larger cyclic-GC passes: views and messages are short-lived, and gen-0 collections
     # every 700 allocations show up as latency spikes under load (docs/BENCHMARKS.md, Server).
@@ -160,6 +209,8 @@ def run(args: argparse.Namespace) -> int:
             ws_per_message_deflate=args.ws_deflate,
             log_level=args.log_level,
             lifespan="on",
+            proxy_headers=False,
+            server_header=False,
         )
     )
     server.run()

@@ -6,9 +6,10 @@ import os
 import secrets
 from dataclasses import dataclass, field
 
-from tuolaji.server.limits import ACCOUNT_BURST, ACCOUNT_RATE_PER_MINUTE, RATE_BURST, RATE_PER_SECOND
-from tuolaji.store.accounts import DEFAULT_START_SILVER
+from tuolaji.server.limits import ACCOUNT_BURST, ACCOUNT_RATE_PER_MINUTE, GUESTS_PER_HOUR, RATE_BURST, RATE_PER_SECOND
+from tuolaji.store.accounts import DEFAULT_SESSION_DAYS, DEFAULT_START_SILVER
 from tuolaji.store.db import DEFAULT_URL
+from tuolaji.store.passwords import HASH_QUEUE, HASH_THREADS
 
 DEFAULT_SEARCH_BUDGET_MS = 300.0
 
@@ -50,3 +51,14 @@ class ServerConfig:
     """Worker processes in which slow bots (``search``) think (``tuolaji.server.thinking``)."""
     search_budget_ms: float = DEFAULT_SEARCH_BUDGET_MS
     """The search bot's time budget per move."""
+    forwarded_allow_ips: tuple[str, ...] = ()
+    """Addresses or networks of trusted reverse proxies: only a request from one of them has its
+    client address taken from ``X-Forwarded-For``; empty (the default): the header is ignored."""
+    guests_per_hour: float = GUESTS_PER_HOUR
+    """Guest accounts a client address may create per hour; 0: no limit."""
+    session_days: float = DEFAULT_SESSION_DAYS
+    """Days a session token stays valid after log-in."""
+    hash_threads: int = HASH_THREADS
+    """Threads in which argon2 hashes and verifies passwords (off the event loop)."""
+    hash_queue: int = HASH_QUEUE
+    """Password checks that may wait for a thread; more are answered 503 at once."""

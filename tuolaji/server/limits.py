@@ -1,40 +1,56 @@
-"""Token-bucket rate limits: per WebSocket connection (messages) and per client address (account requests)."""
+"""Rate limits and back-offs, as plain classes with the time passed in (``now``, monotonic seconds).
+
+- :class:`RateLimiter`: one token bucket read from the clock (a WebSocket connection's messages).
+- :class:`KeyedLimiter`: one token bucket per key with bounded memory: account requests and guest
+  creation per client address (:class:`AddressLimiter`, ``guest_limiter``), joins per account
+  (:class:`JoinLimiter`).
+- :class:`Backoff`: a wait that doubles with each strike and is forgotten after a quiet time:
+  failed log-ins per nickname (:class:`LoginBackoff`), escapes per account (:class:`EscapeCooldown`).
+"""
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Final, Generic, TypeVar
 
-RATE_PER_SECOND = 100.0
-RATE_BURST = 200.0
-ACCOUNT_RATE_PER_MINUTE = 30.0
+RATE_PER_SECOND: Final = 100.0
+RATE_BURST: Final = 200.0
+ACCOUNT_RATE_PER_MINUTE: Final = 30.0
 """Account requests (``/api/guest``, ``/api/register``, ``/api/login``) per minute per client address."""
-ACCOUNT_BURST = 30.0
-MAX_TRACKED = 10_000
-"""Client addresses kept before idle (full) buckets are forgotten."""
+ACCOUNT_BURST: Final = 30.0
+GUESTS_PER_HOUR: Final = 20.0
+"""Guest accounts a client address may create per hour (in bursts of as many)."""
+JOINS_PER_MINUTE: Final = 20.0
+"""Seats an account may take per minute (``join``, ``create_table``, ``play_now``), in bursts of 10."""
+JOIN_BURST: Final = 10.0
+MAX_TRACKED: Final = 10_000
+"""Keys a limiter remembers before it forgets the ones with nothing to remember."""
+
+K = TypeVar("K", bound=Hashable)
 
 
-class RateLimiter:
-    """A token bucket: ``rate`` messages per second, bursts of ``burst``."""
+class TokenBucket:
+    """``rate`` tokens per second up to ``burst``, full at ``now``."""
 
-    def __init__(self, rate: float = RATE_PER_SECOND, burst: float = RATE_BURST) -> None:
+    def __init__(self, rate: float, burst: float, now: float) -> None:
         self.rate = rate
         self.burst = burst
         self.tokens = burst
-        self.stamp = time.monotonic()
-        self.dropped = 0
-
-    def _refill(self, now: float) -> None:
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
 
-    def allow(self) -> bool:
-        """Take one token; False (and count a drop) if the bucket is empty."""
-        self._refill(time.monotonic())
+    def _refill(self, now: float) -> None:
+        self.tokens = min(self.burst, self.tokens + max(0.0, now - self.stamp) * self.rate)
+        self.stamp = max(self.stamp, now)
+
+    def take(self, now: float) -> bool:
+        """Take one token at ``now``; False if there is none."""
+        self._refill(now)
         if self.tokens >= 1.0:
             self.tokens -= 1.0
             return True
-        self.dropped += 1
         return False
 
     def retry_after(self) -> int:
@@ -47,25 +63,205 @@ class RateLimiter:
         return self.tokens >= self.burst
 
 
-class AddressLimiter:
-    """One :class:`RateLimiter` per client address; ``per_minute`` 0 turns the limit off."""
+class RateLimiter:
+    """A token bucket read from the monotonic clock: ``rate`` messages per second, bursts of ``burst``."""
 
-    def __init__(self, per_minute: float = ACCOUNT_RATE_PER_MINUTE, burst: float = ACCOUNT_BURST) -> None:
-        self.rate = per_minute / 60.0
+    def __init__(self, rate: float = RATE_PER_SECOND, burst: float = RATE_BURST) -> None:
+        self.bucket = TokenBucket(rate, burst, time.monotonic())
+        self.dropped = 0
+
+    def allow(self) -> bool:
+        """Take one token; False (and count a drop) if the bucket is empty."""
+        if self.bucket.take(time.monotonic()):
+            return True
+        self.dropped += 1
+        return False
+
+    def retry_after(self) -> int:
+        """Whole seconds until the next token (at least 1)."""
+        return self.bucket.retry_after()
+
+
+class KeyedLimiter(Generic[K]):
+    """One token bucket per key: ``rate`` per second, bursts of ``burst``; ``rate`` 0 turns it off.
+
+    At most ``max_tracked`` keys are remembered: past that, the keys whose buckets are full are
+    forgotten, and if all are in use the oldest ones are.
+    """
+
+    def __init__(self, rate: float, burst: float, max_tracked: int = MAX_TRACKED) -> None:
+        self.rate = rate
         self.burst = burst
-        self._buckets: dict[str, RateLimiter] = {}
+        self.max_tracked = max_tracked
+        self._buckets: dict[K, TokenBucket] = {}
 
-    def check(self, address: str) -> int | None:
-        """Take one request for ``address``: None if allowed, else the seconds to wait before retrying."""
+    @classmethod
+    def per_minute(cls, count: float, burst: float | None = None) -> KeyedLimiter[K]:
+        """``count`` per minute per key, in bursts of ``burst`` (default ``count``)."""
+        return cls(count / 60.0, count if burst is None else burst)
+
+    @classmethod
+    def per_hour(cls, count: float, burst: float | None = None) -> KeyedLimiter[K]:
+        """``count`` per hour per key, in bursts of ``burst`` (default ``count``)."""
+        return cls(count / 3600.0, count if burst is None else burst)
+
+    def check(self, key: K, now: float) -> int | None:
+        """Take one for ``key`` at ``now``: None if allowed, else the whole seconds to wait."""
         if self.rate <= 0:
             return None
-        bucket = self._buckets.get(address)
+        bucket = self._buckets.get(key)
         if bucket is None:
-            if len(self._buckets) >= MAX_TRACKED:
-                self._forget_idle()
-            bucket = self._buckets[address] = RateLimiter(self.rate, self.burst)
-        return None if bucket.allow() else bucket.retry_after()
+            if len(self._buckets) >= self.max_tracked:
+                self._forget(now)
+            bucket = self._buckets[key] = TokenBucket(self.rate, self.burst, now)
+        return None if bucket.take(now) else bucket.retry_after()
 
-    def _forget_idle(self) -> None:
-        now = time.monotonic()
-        self._buckets = {address: bucket for address, bucket in self._buckets.items() if not bucket.full(now)}
+    def tracked(self) -> int:
+        """How many keys are remembered."""
+        return len(self._buckets)
+
+    def _forget(self, now: float) -> None:
+        kept = {key: bucket for key, bucket in self._buckets.items() if not bucket.full(now)}
+        if len(kept) >= self.max_tracked:
+            kept = dict(sorted(kept.items(), key=lambda item: item[1].stamp)[len(kept) - self.max_tracked // 2 :])
+        self._buckets = kept
+
+
+class AddressLimiter(KeyedLimiter[str]):
+    """Account requests per client address: ``per_minute`` (0 turns the limit off), bursts of ``burst``."""
+
+    def __init__(self, per_minute: float = ACCOUNT_RATE_PER_MINUTE, burst: float = ACCOUNT_BURST) -> None:
+        super().__init__(per_minute / 60.0, burst)
+
+
+class JoinLimiter(KeyedLimiter[int]):
+    """Seats taken per account id: ``per_minute`` (0 turns the limit off), bursts of ``burst``.
+
+    The lobby calls ``check(account_id, now)`` before a ``join`` / ``create_table`` / ``play_now``
+    and refuses the message (``rate_limited``, retry after the seconds returned) when it is not None.
+    """
+
+    def __init__(self, per_minute: float = JOINS_PER_MINUTE, burst: float = JOIN_BURST) -> None:
+        super().__init__(per_minute / 60.0, burst)
+
+
+@dataclass
+class _Strikes:
+    count: int
+    last: float
+    until: float
+
+
+class Backoff(Generic[K]):
+    """Strikes per key, each making the key wait: none for the first ``grace`` strikes, then
+    ``base`` seconds, doubling with every further strike up to ``longest``. A key with no strike for
+    ``forget_after`` seconds starts again from nothing. At most ``max_tracked`` keys are
+    remembered (the ones with nothing to wait for are forgotten first, then the oldest)."""
+
+    def __init__(
+        self, grace: int, base: float, longest: float, forget_after: float, max_tracked: int = MAX_TRACKED
+    ) -> None:
+        if grace < 0 or base <= 0 or longest < base or forget_after <= 0:
+            raise ValueError(
+                f"Backoff: need grace ≥ 0 and 0 < base ≤ longest, forget_after > 0 (got {grace}, "
+                f"{base}, {longest}, {forget_after})"
+            )
+        self.grace = grace
+        self.base = base
+        self.longest = longest
+        self.forget_after = forget_after
+        self.max_tracked = max_tracked
+        self._strikes: dict[K, _Strikes] = {}
+
+    def delay(self, strikes: int) -> float:
+        """The wait after the ``strikes``-th strike in a row."""
+        if strikes <= self.grace:
+            return 0.0
+        return min(self.longest, self.base * 2.0 ** min(64, strikes - self.grace - 1))
+
+    def _current(self, key: K, now: float) -> _Strikes | None:
+        entry = self._strikes.get(key)
+        if entry is not None and now - entry.last >= self.forget_after:
+            del self._strikes[key]
+            return None
+        return entry
+
+    def wait(self, key: K, now: float) -> float:
+        """Seconds ``key`` must still wait at ``now`` (0.0: none)."""
+        entry = self._current(key, now)
+        return 0.0 if entry is None else max(0.0, entry.until - now)
+
+    def strike(self, key: K, now: float) -> float:
+        """Count a strike for ``key`` at ``now``; the wait it now has (0.0 within the grace)."""
+        entry = self._current(key, now)
+        if entry is None:
+            if len(self._strikes) >= self.max_tracked:
+                self._forget(now)
+            entry = self._strikes[key] = _Strikes(0, now, now)
+        entry.count += 1
+        entry.last = now
+        entry.until = max(entry.until, now + self.delay(entry.count))
+        return entry.until - now
+
+    def clear(self, key: K) -> None:
+        """Forget ``key``'s strikes (a successful log-in)."""
+        self._strikes.pop(key, None)
+
+    def strikes(self, key: K, now: float) -> int:
+        """Strikes ``key`` has at ``now``."""
+        entry = self._current(key, now)
+        return 0 if entry is None else entry.count
+
+    def tracked(self) -> int:
+        """How many keys are remembered."""
+        return len(self._strikes)
+
+    def _forget(self, now: float) -> None:
+        kept = {key: entry for key, entry in self._strikes.items() if entry.until > now}
+        if len(kept) >= self.max_tracked:
+            kept = dict(sorted(kept.items(), key=lambda item: item[1].last)[len(kept) - self.max_tracked // 2 :])
+        self._strikes = kept
+
+
+LOGIN_GRACE: Final = 4
+LOGIN_BASE_SECONDS: Final = 30.0
+LOGIN_LONGEST_SECONDS: Final = 900.0
+LOGIN_FORGET_SECONDS: Final = 3600.0
+
+
+class LoginBackoff(Backoff[str]):
+    """Failed log-ins per nickname key (``tuolaji.store.accounts.login_key``): 4 free failures, then
+    a lock-out of 30 s doubling with every failure up to 15 min; a success or an hour without a
+    failure clears it. The address limit still applies, so one address cannot lock many accounts fast."""
+
+    def __init__(
+        self,
+        grace: int = LOGIN_GRACE,
+        base: float = LOGIN_BASE_SECONDS,
+        longest: float = LOGIN_LONGEST_SECONDS,
+        forget_after: float = LOGIN_FORGET_SECONDS,
+    ) -> None:
+        super().__init__(grace, base, longest, forget_after)
+
+
+ESCAPE_BASE_SECONDS: Final = 60.0
+ESCAPE_LONGEST_SECONDS: Final = 3600.0
+ESCAPE_FORGET_SECONDS: Final = 86400.0
+
+
+class EscapeCooldown(Backoff[int]):
+    """Escapes per account id (R43): after an escape the account may not sit at a table for 60 s,
+    doubling with each escape up to an hour; a day without an escape clears it.
+
+    The lobby calls ``strike(account_id, now)`` when an account escapes (the wait it returns can be
+    told to the player) and ``wait(account_id, now)`` before letting it sit; above 0 the seat is
+    refused with the seconds left.
+    """
+
+    def __init__(
+        self,
+        base: float = ESCAPE_BASE_SECONDS,
+        longest: float = ESCAPE_LONGEST_SECONDS,
+        forget_after: float = ESCAPE_FORGET_SECONDS,
+    ) -> None:
+        super().__init__(0, base, longest, forget_after)

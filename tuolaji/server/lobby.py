@@ -43,6 +43,7 @@ from tuolaji.server.thinking import SLOW_BOTS, ThinkingPool
 from tuolaji.server.views import dumps
 from tuolaji.store.accounts import Accounts
 from tuolaji.store.db import Database
+from tuolaji.store.passwords import PasswordHashing
 from tuolaji.store.tablelog import OpenTable, TableLog
 
 log = logging.getLogger(__name__)
@@ -80,7 +81,12 @@ class Lobby:
         """Where slow bots think (owned by the app's lifespan)."""
         self.log = table_log
         self.bus = bus
-        self.accounts = Accounts(db, config.start_silver)
+        self.accounts = Accounts(
+            db,
+            config.start_silver,
+            session_days=config.session_days,
+            hashing=PasswordHashing(config.hash_threads, config.hash_queue),
+        )
         self.table_config = TableConfig(
             bot_delay_ms=round(config.bot_delay * 1000),
             next_hand_delay_ms=round(config.next_hand_delay * 1000),

@@ -261,7 +261,7 @@ class TableHost:
     def _ask(self, effect: AskBot) -> None:
         stamp = effect.stamp
         try:
-            future = self.thinking.ask(effect.bot, effect.seed, effect.view)
+            future = self.thinking.ask(effect.bot, effect.seed, effect.view, table=self.id)
         except Exception:
             log.exception("table %s: seat %d's %s bot could not start thinking", self.id, stamp.seat, effect.bot)
             self.post(BotAnswer(stamp, None))

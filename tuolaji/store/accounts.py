@@ -1,34 +1,56 @@
 """Accounts and sessions: guests, registration and log-in (argon2), opaque session tokens.
 
 Balances (積分 and silver) change only through :func:`tuolaji.store.records.settle_hand`.
+Nicknames are unique on their skeleton (:mod:`tuolaji.store.nicknames`); passwords are hashed off
+the event loop (:mod:`tuolaji.store.passwords`); a session token expires ``session_days`` after it
+was issued and a logged-out token is deleted.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import secrets
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, Final
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from tuolaji.game.settlement import rank_title, wealth_title
 from tuolaji.store.db import Database
-from tuolaji.store.models import Account, SessionToken
+from tuolaji.store.models import Account, SessionToken, utcnow
+from tuolaji.store.nicknames import GUEST_PREFIX, NICKNAME_MAX, NicknameError, skeleton
+from tuolaji.store.nicknames import check_nickname as _check_nickname
+from tuolaji.store.passwords import HashingBusy, PasswordHashing
 
-DEFAULT_START_SILVER = 1000
+DEFAULT_START_SILVER: Final = 1000
 """Silver of a new account (§13, a server option)."""
-GUEST_PREFIX = "guest-"
-NICKNAME_MAX = 20
-PASSWORD_MIN = 6
-PASSWORD_MAX = 128
+DEFAULT_SESSION_DAYS: Final = 30.0
+"""Days a session token stays valid after it is issued (a server option)."""
+PASSWORD_MIN: Final = 6
+PASSWORD_MAX: Final = 128
+LOGIN_NICKNAME_MAX: Final = 4 * NICKNAME_MAX
+"""Longer nicknames in a log-in are refused before any lookup (no valid nickname is that long)."""
 
-_hasher = PasswordHasher()
+__all__ = [
+    "DEFAULT_SESSION_DAYS",
+    "DEFAULT_START_SILVER",
+    "GUEST_PREFIX",
+    "AccountData",
+    "AccountError",
+    "Accounts",
+    "BadCredentials",
+    "BadNickname",
+    "BadPassword",
+    "NicknameTaken",
+    "ServerBusy",
+    "check_nickname",
+    "check_password",
+    "login_key",
+    "session_id",
+]
 
 
 class AccountError(ValueError):
@@ -59,6 +81,12 @@ class BadCredentials(AccountError):
     """An unknown nickname or a wrong password (not told apart)."""
 
     code = "bad_credentials"
+
+
+class ServerBusy(AccountError):
+    """Too many password checks are running or waiting (the HTTP API answers 503)."""
+
+    code = "busy"
 
 
 @dataclass(frozen=True)
@@ -97,44 +125,73 @@ class AccountData:
 
 def check_nickname(nickname: object) -> str:
     """The nickname, NFC-normalised; raise :class:`BadNickname` saying what is wrong."""
-    if not isinstance(nickname, str):
-        raise BadNickname("nickname must be a string")
-    name = unicodedata.normalize("NFC", nickname)
-    if not 1 <= len(name) <= NICKNAME_MAX:
-        raise BadNickname(f"nickname must be 1–{NICKNAME_MAX} characters")
-    if name != name.strip():
-        raise BadNickname("nickname must not start or end with a space")
-    if any(unicodedata.category(char).startswith("C") for char in name):
-        raise BadNickname("nickname must not contain control characters")
-    if name.lower().startswith(GUEST_PREFIX):
-        raise BadNickname(f"nicknames starting with {GUEST_PREFIX!r} are kept for guests")
-    return name
+    try:
+        return _check_nickname(nickname)
+    except NicknameError as error:
+        raise BadNickname(str(error)) from None
+
+
+def _unicode(value: str) -> bool:
+    """Whether ``value`` encodes as UTF-8 (JSON may carry lone surrogates, which do not)."""
+    try:
+        value.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def check_password(password: object) -> str:
-    """The password if it is 6–128 characters; :class:`BadPassword` otherwise."""
+    """The password if it is 6–128 characters of valid Unicode; :class:`BadPassword` otherwise."""
     if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         raise BadPassword(f"password must be a string of {PASSWORD_MIN}–{PASSWORD_MAX} characters")
+    if not _unicode(password):
+        raise BadPassword("password must be valid Unicode text (no lone surrogates)")
     return password
 
 
-def _token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+def login_key(nickname: object) -> str | None:
+    """The key a log-in with ``nickname`` is counted under (its skeleton), or None if it cannot be
+    any account's nickname (then the log-in fails without a lookup)."""
+    if not isinstance(nickname, str) or not 1 <= len(nickname) <= LOGIN_NICKNAME_MAX or not _unicode(nickname):
+        return None
+    return skeleton(nickname)
+
+
+def session_id(token: str) -> str:
+    """The id under which a session token is stored (its SHA-256 hex digest); never the token itself."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class Accounts:
-    """Account and session operations on a :class:`Database`."""
+    """Account and session operations on a :class:`Database`.
 
-    def __init__(self, db: Database, start_silver: int = DEFAULT_START_SILVER) -> None:
+    ``session_days``: how long a token stays valid after it was issued; ``hashing``: where argon2
+    runs (a default :class:`PasswordHashing` if not given; :meth:`close` stops it).
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        start_silver: int = DEFAULT_START_SILVER,
+        *,
+        session_days: float = DEFAULT_SESSION_DAYS,
+        hashing: PasswordHashing | None = None,
+    ) -> None:
         self.db = db
         self.start_silver = start_silver
+        self.session_life = timedelta(days=session_days)
+        self.hashing = hashing or PasswordHashing()
+
+    def close(self) -> None:
+        """Stop the password threads (after the checks already admitted)."""
+        self.hashing.close()
 
     async def _insert(self, nickname: str, password_hash: str | None, guest: bool) -> tuple[str, AccountData]:
         token = secrets.token_urlsafe(32)
         async with self.db.writing(), self.db.sessions.begin() as session:
             row = Account(
                 nickname=nickname,
-                nickname_key=nickname.lower(),
+                nickname_key=skeleton(nickname),
                 password_hash=password_hash,
                 guest=guest,
                 points=0,
@@ -144,7 +201,7 @@ class Accounts:
             )
             session.add(row)
             await session.flush()
-            session.add(SessionToken(token_hash=_token_hash(token), account_id=row.id))
+            session.add(SessionToken(token_hash=session_id(token), account_id=row.id))
             data = AccountData.of(row)
         return token, data
 
@@ -157,50 +214,93 @@ class Accounts:
                 continue
         raise AccountError("could not find a free guest nickname")
 
+    async def _hash(self, password: str) -> str:
+        try:
+            return await self.hashing.hash(password)
+        except HashingBusy as error:
+            raise ServerBusy(str(error)) from None
+
     async def register(self, nickname: object, password: object) -> tuple[str, AccountData]:
         """A new account with a password; raises :class:`AccountError` subclasses."""
         name = check_nickname(nickname)
         secret = check_password(password)
-        password_hash = await asyncio.to_thread(_hasher.hash, secret)
+        password_hash = await self._hash(secret)
         try:
             return await self._insert(name, password_hash, False)
         except IntegrityError:
-            raise NicknameTaken(f"nickname {name!r} is taken") from None
+            raise NicknameTaken(f"nickname {name!r} is taken (or one that looks the same)") from None
+
+    async def _find(self, nickname: str, key: str) -> Account | None:
+        """The account ``nickname`` names: by its skeleton ``key``, or by the key of before
+        ``0003_nickname_skeleton`` (NFC, lower case) for an account that kept it; the exact nickname first."""
+        name = unicodedata.normalize("NFC", nickname)
+        legacy = name.lower()
+        async with self.db.sessions() as session:
+            rows = (
+                (await session.execute(select(Account).where(Account.nickname_key.in_({key, legacy})))).scalars().all()
+            )
+        exact = [row for row in rows if row.nickname.casefold() == name.casefold()]
+        by_key = [row for row in rows if row.nickname_key == key]
+        found = exact or by_key
+        return found[0] if found else None
 
     async def login(self, nickname: object, password: object) -> tuple[str, AccountData]:
         """A new session token for a registered account; :class:`BadCredentials` otherwise."""
-        if not isinstance(nickname, str) or not isinstance(password, str):
+        key = login_key(nickname)
+        if key is None or not isinstance(nickname, str) or not isinstance(password, str) or not _unicode(password):
             raise BadCredentials("unknown nickname or wrong password")
-        key = unicodedata.normalize("NFC", nickname).lower()
-        async with self.db.sessions() as session:
-            row = (await session.execute(select(Account).where(Account.nickname_key == key))).scalar_one_or_none()
+        row = await self._find(nickname, key)
         if row is None or row.password_hash is None:
             raise BadCredentials("unknown nickname or wrong password")
         try:
-            await asyncio.to_thread(_hasher.verify, row.password_hash, password)
-        except (VerificationError, InvalidHashError):
-            raise BadCredentials("unknown nickname or wrong password") from None
+            matches = await self.hashing.verify(row.password_hash, password)
+        except HashingBusy as error:
+            raise ServerBusy(str(error)) from None
+        if not matches:
+            raise BadCredentials("unknown nickname or wrong password")
         token = secrets.token_urlsafe(32)
         async with self.db.writing(), self.db.sessions.begin() as session:
-            session.add(SessionToken(token_hash=_token_hash(token), account_id=row.id))
+            await session.execute(
+                delete(SessionToken).where(
+                    SessionToken.account_id == row.id, SessionToken.created_at <= utcnow() - self.session_life
+                )
+            )
+            session.add(SessionToken(token_hash=session_id(token), account_id=row.id))
         return token, AccountData.of(row)
 
-    async def by_token(self, token: str) -> AccountData | None:
-        """The account a session token belongs to, or None."""
+    async def by_token(self, token: str, now: datetime | None = None) -> AccountData | None:
+        """The account a session token belongs to, or None (unknown, logged out, or issued
+        ``session_days`` or more before ``now``)."""
+        cutoff = (now or utcnow()) - self.session_life
         async with self.db.sessions() as session:
             row = (
                 await session.execute(
                     select(Account)
                     .join(SessionToken, SessionToken.account_id == Account.id)
-                    .where(SessionToken.token_hash == _token_hash(token))
+                    .where(SessionToken.token_hash == session_id(token), SessionToken.created_at > cutoff)
                 )
             ).scalar_one_or_none()
         return None if row is None else AccountData.of(row)
 
-    async def logout(self, token: str) -> None:
-        """Forget a session token."""
+    async def logout(self, token: str) -> int | None:
+        """Forget a session token; the id of the account it belonged to (None if it was unknown).
+
+        Sockets opened with the token stay open until the caller closes them: the lobby closes
+        every connection whose ``session_id(token)`` this was."""
         async with self.db.writing(), self.db.sessions.begin() as session:
-            await session.execute(delete(SessionToken).where(SessionToken.token_hash == _token_hash(token)))
+            row = await session.get(SessionToken, session_id(token))
+            if row is None:
+                return None
+            account_id = row.account_id
+            await session.execute(delete(SessionToken).where(SessionToken.token_hash == row.token_hash))
+        return account_id
+
+    async def purge_sessions(self, now: datetime | None = None) -> int:
+        """Delete every expired session token; how many there were."""
+        cutoff = (now or utcnow()) - self.session_life
+        async with self.db.writing(), self.db.sessions.begin() as session:
+            result = await session.execute(delete(SessionToken).where(SessionToken.created_at <= cutoff))
+        return int(getattr(result, "rowcount", 0) or 0)
 
     async def get(self, account_id: int) -> AccountData | None:
         """An account by id, or None."""

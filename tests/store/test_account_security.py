@@ -1,0 +1,124 @@
+"""Accounts against abuse (issue 15), on a real database: expiring sessions, logout, look-alike
+nicknames, input that is not valid Unicode, bounded argon2, and the skeleton-key migration."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+from alembic import command
+from argon2 import PasswordHasher
+from sqlalchemy import text
+
+from tuolaji.store.accounts import Accounts, BadCredentials, BadNickname, BadPassword, NicknameTaken
+from tuolaji.store.db import Database, alembic_config, make_engine, migrate
+from tuolaji.store.models import utcnow
+from tuolaji.store.passwords import HashingBusy, PasswordHashing
+
+
+async def test_sessions_expire_after_session_days(db: Database) -> None:
+    accounts = Accounts(db, session_days=30)
+    token, alice = await accounts.register("Alice", "password1")
+    issued = utcnow()
+    assert await accounts.by_token(token, issued + timedelta(days=29, hours=23)) == alice
+    assert await accounts.by_token(token, issued + timedelta(days=30, minutes=1)) is None
+    assert await accounts.purge_sessions(issued + timedelta(days=29)) == 0
+    assert await accounts.purge_sessions(issued + timedelta(days=31)) == 1
+    assert await accounts.by_token(token) is None  # purged: gone for good
+    short = Accounts(db, session_days=0.5)
+    second, _ = await short.login("alice", "password1")
+    assert await short.by_token(second, utcnow() + timedelta(hours=13)) is None
+    assert await accounts.by_token(second) == alice  # the same row, judged by a longer policy
+
+
+async def test_logout_revokes_the_token_and_names_its_account(db: Database) -> None:
+    accounts = Accounts(db)
+    token, alice = await accounts.register("Alice", "password1")
+    other, _ = await accounts.login("Alice", "password1")
+    assert await accounts.logout(token) == alice.id
+    assert await accounts.by_token(token) is None
+    assert await accounts.logout(token) is None
+    assert await accounts.by_token(other) == alice
+
+
+async def test_look_alike_nicknames_are_taken_and_guest_is_reserved(db: Database) -> None:
+    accounts = Accounts(db)
+    _, alice = await accounts.register("alice", "password1")
+    for look_alike in ("аlice", "ALlCE", "ａｌｉｃｅ", "𝐚𝐥𝐢𝐜𝐞"):
+        with pytest.raises(NicknameTaken, match="looks the same"):
+            await accounts.register(look_alike, "password1")
+    for reserved in ("ｇｕｅｓｔ-abc", "gυest-abc"):
+        with pytest.raises(BadNickname, match="kept for guests"):
+            await accounts.register(reserved, "password1")
+    # A look-alike names the same account: it logs in with that account's password only.
+    _, same = await accounts.login("АLICE", "password1")
+    assert same.id == alice.id
+    with pytest.raises(BadCredentials):
+        await accounts.login("аlice", "password2")
+
+
+async def test_text_that_is_not_unicode_is_refused_not_crashed_on(db: Database) -> None:
+    accounts = Accounts(db)
+    await accounts.register("alice", "password1")
+    with pytest.raises(BadCredentials):
+        await accounts.login("\ud800alice", "password1")
+    with pytest.raises(BadCredentials):
+        await accounts.login("alice", "pass\udc00word")
+    with pytest.raises(BadPassword, match="lone surrogates"):
+        await accounts.register("bob", "pass\udc00word")
+    assert await accounts.by_token("\ud800") is None
+
+
+async def test_password_checks_beyond_threads_plus_queue_are_refused_at_once() -> None:
+    """Real argon2 in one thread, no queue: of three checks at once, two are refused straight away."""
+    hashing = PasswordHashing(threads=1, queue=0)
+    try:
+        stored = await hashing.hash("password1")
+        results = await asyncio.gather(*(hashing.verify(stored, "password1") for _ in range(3)), return_exceptions=True)
+        assert results[0] is True
+        assert [type(result) for result in results[1:]] == [HashingBusy, HashingBusy]
+        assert hashing.refused == 2 and hashing.admitted == 0
+        assert await hashing.verify(stored, "password2") is False
+        assert await hashing.verify("not a hash", "password1") is False
+    finally:
+        hashing.close()
+    with pytest.raises(ValueError, match="threads"):
+        PasswordHashing(threads=0)
+
+
+async def test_migration_0003_rekeys_nicknames_oldest_first(url: str) -> None:
+    """Accounts made before 0003: the older of two look-alikes gets the skeleton key, the younger
+    keeps its old key, and both still log in by their own nickname; the downgrade restores the keys."""
+    engine = make_engine(url)
+    password_hash = PasswordHasher().hash("password1")
+    try:
+        await migrate(engine, "0001")
+        async with engine.begin() as connection:
+            for nickname in ("Alice", "аlice", "Tom", "torn", "南寧"):
+                await connection.execute(
+                    text(
+                        "INSERT INTO accounts (nickname, nickname_key, password_hash, guest, points, silver,"
+                        " hands_played, hands_won, created_at)"
+                        " VALUES (:nickname, :key, :hash, false, 0, 1000, 0, 0, CURRENT_TIMESTAMP)"
+                    ),
+                    {"nickname": nickname, "key": nickname.lower(), "hash": password_hash},
+                )
+        await migrate(engine)
+        keys_sql = text("SELECT nickname, nickname_key FROM accounts ORDER BY id")
+        async with engine.connect() as connection:
+            keys = {row[0]: row[1] for row in (await connection.execute(keys_sql)).all()}
+        assert keys == {"Alice": "allce", "аlice": "аlice", "Tom": "tom", "torn": "torn", "南寧": "南寧"}
+        db = Database(engine)
+        accounts = Accounts(db)
+        for nickname in keys:
+            assert (await accounts.login(nickname, "password1"))[1].nickname == nickname
+        with pytest.raises(NicknameTaken):
+            await accounts.register("ALICE", "password1")
+        async with engine.begin() as connection:
+            await connection.run_sync(lambda sync: command.downgrade(alembic_config(sync), "0001"))
+        async with engine.connect() as connection:
+            keys = {row[0]: row[1] for row in (await connection.execute(keys_sql)).all()}
+        assert keys == {"Alice": "alice", "аlice": "аlice", "Tom": "tom", "torn": "torn", "南寧": "南寧"}
+    finally:
+        await engine.dispose()
