@@ -126,6 +126,7 @@ class Room:
     """(player index, hand, cards held at a crash, cards held after the restart plus those played since)."""
     errors: list[str] = field(default_factory=list)
     """Error lines of every server run."""
+    _before: list[tuple[int | None, Counter[str]]] = field(default_factory=list)
 
     def lead(self) -> Client:
         client = self.players[0].client
@@ -157,26 +158,34 @@ class Room:
 
     async def crash(self, server_log_line: str | None = None) -> None:
         """kill -9 the server (after ``server_log_line``, if given), restart it, reconnect everyone."""
+        await self.kill(server_log_line)
+        await self.restart()
+
+    async def kill(self, server_log_line: str | None = None) -> None:
+        """kill -9 the server (after ``server_log_line``, if given), noting what every player knew."""
         if server_log_line is not None:
             assert await asyncio.to_thread(self.server.logged, server_log_line, WAIT)
         for index, player in enumerate(self.players):
             player.absorb()
             hand = max(player.known, default=0)
             self.snapshots.append((index, hand, list(player.known.get(hand, []))))
-        before = [self._hand_now(player) for player in self.players]
+        self._before = [self._hand_now(player) for player in self.players]
         self.errors += self.server.errors()
         self.server.kill()
         for player in self.players:
             if player.client is not None:
                 with contextlib.suppress(Exception):
                     await player.client.close()
+
+    async def restart(self) -> None:
+        """Start the server again on the same database and reconnect everyone with their tokens."""
         self.server = LiveServer(self.server.db_path, ARGS, database_url=self.server.database_url).start()
         for index, player in enumerate(self.players):
             player.client = await Client.open(self.server.url, token=player.token)
             player.processed = 0
             full = await player.client.wait(lambda m: m["type"] == "state" and m["full"])
             player.absorb()
-            held, cards = before[index]
+            held, cards = self._before[index]
             if held is not None and full["hand"] == held and full["view"] is not None:
                 mine_since = self._played_since(player, held, index)
                 self.shown.append((index, held, cards, Counter(full["view"]["hand"]) + mine_since))
@@ -245,7 +254,8 @@ async def crash_in_settlement(room: Room) -> None:
     """Reach the last trick's review, block the record's write, kill the server inside it."""
     await room.until(phase_is(room, "review", tricks=53))
     async with settlement_blocked(room):
-        await room.crash(server_log_line="for the database")
+        await room.kill(server_log_line="for the database")
+    await room.restart()
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

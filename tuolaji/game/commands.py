@@ -142,6 +142,14 @@ class Attach:
 
 
 @dataclass(frozen=True)
+class Sync:
+    """``client`` missed a message (a gap in ``seq``): send it the full picture again."""
+
+    client: str
+    ref: str | int | None = None
+
+
+@dataclass(frozen=True)
 class Detach:
     """The connection ``client`` closed."""
 
@@ -200,6 +208,7 @@ Command = (
     | RequestRetract
     | RequestAutoPlay
     | Attach
+    | Sync
     | Detach
     | ClockFired
     | BotAnswer

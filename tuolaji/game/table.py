@@ -59,6 +59,7 @@ from tuolaji.game.commands import (
     RequestRetract,
     Resume,
     Start,
+    Sync,
     TurnStamp,
     Watch,
 )
@@ -346,6 +347,8 @@ class Table:
                 self._game(SetAutoPlay(self._seat_of_client(client), on), need_round=False)
             case Attach(client, account_id):
                 self._attach(client, account_id)
+            case Sync(client):
+                self._sync(client)
             case Detach(client):
                 self._detach(client)
             case ClockFired():
@@ -600,6 +603,12 @@ class Table:
             self._apply(SetAutoPlay(index, False, "reconnect"))  # broadcasts the change and the summary
         else:
             self._changed()
+
+    def _sync(self, client: str) -> None:
+        seat = self.client_seat(client)
+        if seat is None and client not in self.watchers:
+            raise Refusal("not_seated", f"you are not at table {self.id}", table=self.id)
+        self._send_full(client, seat)
 
     def _detach(self, client: str) -> None:
         if client in self.watchers:

@@ -80,6 +80,15 @@ class Node(Protocol):
     def lost(self, table_id: str) -> None:
         """This node no longer owns ``table_id`` (its lease went to another node)."""
 
+    def remote_nodes(self) -> set[str]:
+        """The other nodes whose clients sit at or watch the tables run here."""
+
+    def nodes_gone(self, nodes: set[str]) -> None:
+        """Those nodes died: their clients at the tables run here are disconnected (R46)."""
+
+    def on_bus_restored(self) -> None:
+        """The bus is back after being down: messages may have been lost on the way."""
+
 
 class BusDown(Exception):
     """The bus cannot reach the other nodes now (Redis is down)."""

@@ -195,6 +195,27 @@ class Lobby:
     async def open_table_ids(self) -> list[str]:
         return await self.log.open_ids()
 
+    def _attached(self) -> list[tuple[TableHost, str]]:
+        return [
+            (host, client)
+            for host in self.hosts.values()
+            for client in [seat.client for seat in host.table.seats if seat.client] + sorted(host.table.watchers)
+        ]
+
+    def remote_nodes(self) -> set[str]:
+        return {node_of(client) for _, client in self._attached()} - {self.bus.node_id}
+
+    def nodes_gone(self, nodes: set[str]) -> None:
+        for host, client in self._attached():
+            if node_of(client) in nodes:
+                host.post(Detach(client))
+
+    def on_bus_restored(self) -> None:
+        """Messages between nodes may have been lost: this node's clients at other nodes' tables get
+        their full picture again."""
+        for table_id in {place.table_id for place in self.places.values()} - set(self.hosts):
+            self.on_moved(table_id)
+
     # ------------------------------------------------------------------ what hosts tell (Room)
 
     def deliver(self, client: str, text: str) -> None:

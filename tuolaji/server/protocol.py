@@ -24,6 +24,7 @@ from tuolaji.game.commands import (
     RequestRemind,
     RequestRetract,
     Start,
+    Sync,
 )
 from tuolaji.server.autoplay import DEFAULT_BOT
 
@@ -153,6 +154,7 @@ SCHEMAS: Final[dict[str, MessageType]] = {
         lambda client, f, ref: RequestPlay(client, f["cards"], f.get("laogai", False), ref),
     ),
     "remind": MessageType({}, lambda client, f, ref: RequestRemind(client, ref)),
+    "sync": MessageType({}, lambda client, f, ref: Sync(client, ref)),
     "retract": MessageType({}, lambda client, f, ref: RequestRetract(client, ref)),
     "autoplay": MessageType({"on": (_boolean, True)}, lambda client, f, ref: RequestAutoPlay(client, f["on"], ref)),
 }

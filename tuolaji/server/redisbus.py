@@ -97,6 +97,7 @@ class RedisBus(Bus):
         self.scan_seconds = scan_seconds
         self.redis: Redis = Redis.from_url(url, decode_responses=True, socket_timeout=2.0, socket_connect_timeout=2.0)
         self.up = False
+        self._was_up = False
         self.owned: set[str] = set()
         self._node: Node | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -179,11 +180,14 @@ class RedisBus(Bus):
                 await self.redis.ping()
                 pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
                 await pubsub.subscribe(self._key("n", self.node_id), self._key("lobby"), self._key("moved"))
+                await self.redis.set(self._key("node", self.node_id), "1", px=self.lease_ms)
                 await self._reassert()
-                if not self.up:
-                    log.warning("Redis at %s answers: this node is connected", self.url)
-                self.up = True
+                restored = self._was_up
+                log.warning("Redis at %s answers: this node is connected", self.url)
+                self.up = self._was_up = True
                 self._connected.set()
+                if restored:
+                    self.node.on_bus_restored()
                 while not self._closing:
                     message = await pubsub.get_message(timeout=1.0)
                     if message is not None:
@@ -232,20 +236,29 @@ class RedisBus(Bus):
     # ------------------------------------------------------------------ leases
 
     async def _keep_leases(self) -> None:
+        """Renew this node's heartbeat and leases; disconnect the clients of nodes whose heartbeat lapsed."""
         while True:
             await asyncio.sleep(self.lease_ms / 3000)
-            if not self.up or not self.owned:
+            if not self.up:
                 continue
             tables = list(self.owned)
+            others = sorted(self.node.remote_nodes())
             try:
                 pipe = self.redis.pipeline(transaction=False)
+                pipe.set(self._key("node", self.node_id), "1", px=self.lease_ms)
                 for table_id in tables:
                     pipe.evalsha(self._renew.sha, 1, self._key("lease", table_id), self.node_id, self.lease_ms)
-                results = await pipe.execute()
+                for other in others:
+                    pipe.exists(self._key("node", other))
+                results = (await pipe.execute())[1:]
             except (RedisError, OSError) as error:
                 self._went_down(error)
                 continue
-            for table_id, result in zip(tables, results, strict=True):
+            gone = {other for other, alive in zip(others, results[len(tables) :], strict=True) if not alive}
+            if gone:
+                log.warning("nodes %s stopped answering: their clients are disconnected (R46)", ", ".join(gone))
+                self.node.nodes_gone(gone)
+            for table_id, result in zip(tables, results[: len(tables)], strict=True):
                 if int(result) == 0 and table_id in self.owned:
                     log.warning("table %s: its lease went to another node; giving it up", table_id)
                     self.owned.discard(table_id)
