@@ -424,7 +424,7 @@ class TableActor:
         """In a ``laogai`` table a follow that breaks R23–R25 is played only when the player confirms it
         (``"laogai": true``); otherwise it is refused with ``confirm_laogai`` and the rule it breaks."""
         round_ = self.round
-        if confirmed or round_ is None:
+        if confirmed or round_ is None or not self.options.warn_wrong_follow:
             return
         reason = round_.wrong_follow_reason(play.seat, play.cards)
         if reason is not None:
