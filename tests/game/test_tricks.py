@@ -104,6 +104,8 @@ def test_one_wrong_follow_is_laogai_for_that_team() -> None:
     _wrong_trick(round_, {1: "4H"})
     events = round_.apply(CloseReview())
     assert [event.type for event in events] == ["laogai", "round_over"]
+    # Everyone sees who followed wrongly and why (a reason code and the rule), not the offender's cards.
+    assert events[0].data["wrong"] == [{"seat": 1, "reason": "off_class", "rule": "R24"}]
     result = round_.result
     assert result is not None and result.kind == "laogai"
     assert result.laogai_team == 1 and result.winning_team == 0

@@ -139,7 +139,7 @@ class Round:
         self.phase = Phase.DEALING
         self.leader: int | None = None
         self.plays: dict[int, tuple[Card, ...]] = {}
-        self._wrong: dict[int, str] = {}
+        self._wrong: dict[int, Refusal] = {}
         self._second_chance = False
         self._reminded: set[int] = set()
         self.tricks: list[TrickRecord] = []
@@ -377,7 +377,7 @@ class Round:
                     f"seat {seat} play {format_cards(cards) or '(nothing)'}: {refusal.message}",
                     {**_params(action, cards=card_strings(cards)), **refusal.to_params()},
                 )
-            self._wrong[seat] = refusal.message
+            self._wrong[seat] = refusal
         hand = self.hands[seat]
         for card in cards:
             hand.remove(card)
@@ -461,7 +461,11 @@ class Round:
         assert self.dealer is not None
         winning_team = 1 - laogai_team
         winner = "defenders" if winning_team == team_of(self.dealer) else "attackers"
-        wrong = [{"seat": seat, "reason": reason} for seat, reason in sorted(self._wrong.items())]
+        # Public to the whole table: the reason code and the rule, never the cards of the offender's hand.
+        wrong = [
+            {"seat": seat, "reason": refusal.reason, "rule": refusal.rule}
+            for seat, refusal in sorted(self._wrong.items())
+        ]
         return [
             Event("laogai", {"team": laogai_team, "wrong": wrong}),
             *self._finish(
