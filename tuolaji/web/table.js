@@ -350,7 +350,9 @@ export class TableView {
     const width = this.trick.clientWidth;
     /** @type {Map<string, Element>} */
     const shown = new Map([...this.trick.querySelectorAll(".play")].map((el) => [/** @type {HTMLElement} */ (el).dataset.key ?? "", el]));
-    const wanted = plays.map((play) => {
+    /** @type {Element[]} */
+    const added = [];
+    for (const play of plays) {
       const position = this.#position(play.seat);
       const slotKey = JSON.stringify([mode, position, play.cards, ctx]);
       let slot = shown.get(slotKey);
@@ -358,12 +360,13 @@ export class TableView {
       if (!slot) {
         const fit = position === "left" || position === "right" ? width / 2 - 4 : width;
         slot = h(`div.play.pos-${position}`, { dataset: { seat: String(play.seat), key: slotKey } }, playRow(play.cards, ctx, "", fit));
+        added.push(slot);
       }
       slot.querySelector(".play-cards")?.classList.toggle("winner", play.seat === winner);
-      return slot;
-    });
+    }
     for (const el of shown.values()) el.remove();
-    this.trick.append(...wanted);
+    // Only new plays enter the DOM: moving a kept one would restart its landing animation.
+    this.trick.append(...added);
     if (mode === "last" && last) {
       this.trick.append(h("div.trick-label", {}, `${t("last_trick")} · ${t("winner_seat", { name: seatName(this.model.summary?.seats[last.winner]) })}`));
     }
