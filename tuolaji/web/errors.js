@@ -85,10 +85,14 @@ addStrings({
   "e.not_allowed.not_follower": ["只有这一轮已经跟牌的人才能撤牌，领牌者不能撤牌。", "只有這一輪已經跟牌的人才能撤牌，領牌者不能撤牌。", "Only a follower who has played in this trick may retract (撤牌); the leader cannot."],
   "e.illegal_action": ["不能这样做。", "不能這樣做。", "That is not allowed."],
   "e.confirm_laogai": ["这样跟牌不合规则。", "這樣跟牌不合規則。", "That follow breaks the rules."],
+  seat_name_0: ["南家", "南家", "South"],
+  seat_name_1: ["东家", "東家", "East"],
+  seat_name_2: ["北家", "北家", "North"],
+  seat_name_3: ["西家", "西家", "West"],
   rule_ref: ["规则 {rule}", "規則 {rule}", "rule {rule}"],
 });
 
-const OPTION_KEYS = new Set(["start_level", "start_level", "illegal_follow", "warn_wrong_follow", "turn_seconds",
+const OPTION_KEYS = new Set(["preset", "start_level", "illegal_follow", "warn_wrong_follow", "turn_seconds",
   "bid_window_seconds", "review_seconds", "deal_interval_ms"]);
 
 /**
@@ -105,13 +109,13 @@ const OPTION_KEYS = new Set(["start_level", "start_level", "illegal_follow", "wa
 function vars(p, names) {
   /** @type {Record<string, string|number>} */
   const out = {};
-  for (const key of ["example", "example", "kept", "others", "missing"]) {
+  for (const key of ["cards", "example", "kept", "others", "missing"]) {
     if (Array.isArray(p[key])) out[key] = cardsText(p[key]);
   }
-  for (const key of ["lead_size", "lead_size", "count", "best_pairs", "got_pairs", "standing"]) {
+  for (const key of ["held", "lead_size", "count", "best_pairs", "got_pairs", "standing"]) {
     if (typeof p[key] === "number") out[key] = p[key];
   }
-  for (const key of ["to_move", "to_move", "partner"]) {
+  for (const key of ["seat", "to_move", "partner"]) {
     if (typeof p[key] === "number") out[key] = names(p[key]);
   }
   if (typeof p.class === "string") {
@@ -148,12 +152,14 @@ function vars(p, names) {
  * @param {SeatNamer} [names] how to name a seat (default: its direction)
  * @returns {{text: string, rule: string|null}}
  */
-export function describeError(msg, names = (seat) => t(["seat_E", "seat_E", "seat_N", "seat_W"][seat] ?? "?")) {
+export function describeError(msg, names = (seat) => t(`seat_name_${seat}`)) {
   const p = msg.params && typeof msg.params === "object" ? msg.params : {};
   const rule = typeof p.rule === "string" ? p.rule : typeof msg.rule === "string" ? msg.rule : null;
   const filled = vars(p, names);
   const keys = [];
-  if (typeof p.reason === "string") keys.push(`e.${msg.code}.${p.reason}`);
+  // A follow refused for confirmation (勞改 tables with warn_wrong_follow) has the reasons of illegal_follow.
+  const family = msg.code === "confirm_laogai" ? "illegal_follow" : msg.code;
+  if (typeof p.reason === "string") keys.push(`e.${family}.${p.reason}`);
   keys.push(`e.${msg.code}.params`, `e.${msg.code}`, "e.unknown");
   let text = "";
   for (const key of keys) {
