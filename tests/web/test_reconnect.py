@@ -46,6 +46,7 @@ def test_server_restarting_then_back_at_the_same_table(browser: Browser, server:
     to_server.close()
     to_page.close(code=1012, reason="service restart")
     # It reconnects by itself: welcome names the table, then the table and a full state come (R46).
+    page.wait_for_function("() => document.body.dataset.conn !== 'open'")
     page.wait_for_function("() => document.body.dataset.conn === 'open'")
     assert len(routes) == count + 1
     expect(banner).to_be_hidden()
