@@ -66,7 +66,7 @@ def test_people_sit_add_bots_start_remind_autoplay_and_a_spectator(
     bob = person(browser, contexts, server, screenshots, "en-US")
     a, b = alice.page, bob.page
     # Alice creates a table for people (no bots yet) and sits at South.
-    form = alice.fill_create_form(review_seconds="3")
+    form = alice.fill_create_form(review_seconds="1.5")
     form.locator("button[value=create]").click()
     expect(a.locator("#table-screen")).to_be_visible()
     expect(a.locator(".seat[data-seat='0'] .nick")).to_contain_text("(你)")

@@ -43,17 +43,18 @@ DESCRIBE = """async (messages) => {
 
 
 def documented_codes() -> list[str]:
-    """Every code in the tables of docs/PROTOCOL.md §2.5."""
+    """Every code in the code tables (``| code | params | meaning |``) of docs/PROTOCOL.md §2.5."""
     text = (DOCS / "PROTOCOL.md").read_text(encoding="utf-8")
-    section = text[text.index("### 2.5") :]
-    return sorted(
-        {
-            code
-            for line in section.splitlines()
-            if line.startswith("| `")
-            for code in re.findall(r"`(\w+)`", line.split("|")[1])
-        }
-    )
+    codes: set[str] = set()
+    in_codes = False
+    for line in text[text.index("### 2.5") :].splitlines():
+        if line.startswith("| code |"):
+            in_codes = True
+        elif not line.startswith("|"):
+            in_codes = False
+        elif in_codes:
+            codes.update(re.findall(r"`(\w+)`", line.split("|")[1]))
+    return sorted(codes)
 
 
 def game_refusal(action: Any, before: list[Any] | None = None, options: TableOptions | None = None) -> dict[str, Any]:

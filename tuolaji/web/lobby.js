@@ -4,11 +4,10 @@ import { botLevel } from "./bots.js";
 import { cardElement } from "./cards.js";
 import { h } from "./dom.js";
 import { t, title } from "./i18n.js";
-import { levelText, seatName } from "./table.js";
+import { SEAT_KEYS, levelText, seatName } from "./table.js";
 
 /** @typedef {import("./table.js").TableSummary} TableSummary */
 
-const SEAT_KEYS = ["seat_S", "seat_E", "seat_N", "seat_W"];
 const FAN = ["TC", "QD", "KS", "AH", "BJ"];
 
 export class LobbyView {

@@ -4,11 +4,10 @@ import * as api from "./api.js";
 import { RANKS, displayGroup, sortCards } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { botName, levelText, playRow } from "./table.js";
+import { SEAT_KEYS, botName, levelText, playFit, playRow } from "./table.js";
 import { cardText } from "./words.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"];
-const SEAT_KEYS = ["seat_S", "seat_E", "seat_N", "seat_W"];
 
 /**
  * @typedef {import("./table.js").TrickRecord} TrickRecord
@@ -149,8 +148,7 @@ export class HistoryView {
     const width = trickEl.clientWidth;
     for (const play of trick?.plays ?? []) {
       const where = position(play.seat);
-      const fit = where === "left" || where === "right" ? width / 2 - 4 : width;
-      trickEl.append(h(`div.play.pos-${where}`, {}, playRow(play.cards, ctx, play.seat === trick.winner ? "winner" : "", fit)));
+      trickEl.append(h(`div.play.pos-${where}`, {}, playRow(play.cards, ctx, play.seat === trick.winner ? "winner" : "", playFit(where, width))));
     }
   }
 }

@@ -43,7 +43,8 @@ addStrings({
  */
 
 const POSITIONS = ["bottom", "right", "top", "left"];
-const SEAT_KEYS = ["seat_S", "seat_E", "seat_N", "seat_W"];
+/** The i18n keys of the seats' directions (R1: 0 South … 3 West). */
+export const SEAT_KEYS = ["seat_S", "seat_E", "seat_N", "seat_W"];
 
 /**
  * The name shown for a seat.
@@ -90,6 +91,16 @@ export function playRow(codes, ctx, extra = "", maxWidth = 0) {
   if (maxWidth > 0 && codes.length > 1) row.style.setProperty("--fit", `${maxWidth}px`);
   row.style.setProperty("--n", String(codes.length));
   return row;
+}
+
+/**
+ * How wide a play may be in a trick area of this width: half of it on the sides, all of it top and bottom.
+ * @param {string} position bottom/right/top/left
+ * @param {number} width the trick area's width (CSS px)
+ * @returns {number}
+ */
+export function playFit(position, width) {
+  return position === "left" || position === "right" ? width / 2 - 4 : width;
 }
 
 const POINT_RANKS = ["5", "T", "K"];
@@ -358,8 +369,8 @@ export class TableView {
       let slot = shown.get(slotKey);
       shown.delete(slotKey);
       if (!slot) {
-        const fit = position === "left" || position === "right" ? width / 2 - 4 : width;
-        slot = h(`div.play.pos-${position}`, { dataset: { seat: String(play.seat), key: slotKey } }, playRow(play.cards, ctx, "", fit));
+        const row = playRow(play.cards, ctx, "", playFit(position, width));
+        slot = h(`div.play.pos-${position}`, { dataset: { seat: String(play.seat), key: slotKey } }, row);
         added.push(slot);
       }
       slot.querySelector(".play-cards")?.classList.toggle("winner", play.seat === winner);
