@@ -97,3 +97,29 @@ def test_options_defaults_and_round_trip() -> None:
 def test_bad_options_name_the_option(data: Any, named: str) -> None:
     with pytest.raises(OptionError, match=named):
         TableOptions.from_json(data)
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "rule"),
+    [
+        ({"preset": "beijing"}, "preset", "§14"),
+        ({"start_level": "2"}, "start_level", "R5"),
+        ({"illegal_follow": "ignore"}, "illegal_follow", "§8"),
+        ({"warn_wrong_follow": "yes"}, "warn_wrong_follow", "R33"),
+        ({"review_seconds": 99}, "review_seconds", "R44"),
+        ({"deal_interval_ms": -1}, "deal_interval_ms", "R15"),
+    ],
+)
+def test_bad_options_carry_the_field_and_rule(data: Any, field: str, rule: str) -> None:
+    with pytest.raises(OptionError, match=rf"{field}=.*\({rule}\)") as caught:
+        TableOptions.from_json(data)
+    assert caught.value.params["field"] == field and caught.value.params["rule"] == rule
+    assert caught.value.params["reason"] == "bad_value"
+
+
+def test_warn_wrong_follow_is_off_unless_asked() -> None:
+    assert TableOptions().warn_wrong_follow is False
+    assert TableOptions.from_json({"warn_wrong_follow": True}).to_json()["warn_wrong_follow"] is True
+    with pytest.raises(OptionError) as caught:
+        TableOptions.from_json({"colour": "red"})
+    assert caught.value.params == {"reason": "unknown", "fields": ["colour"]}

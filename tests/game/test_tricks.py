@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tuolaji.cards import parse_cards
 from tuolaji.game import (
     CardsNotHeld,
     CloseReview,
+    GameError,
     IllegalFollow,
     InvalidLead,
     NotAllowed,
@@ -101,6 +104,8 @@ def test_one_wrong_follow_is_laogai_for_that_team() -> None:
     _wrong_trick(round_, {1: "4H"})
     events = round_.apply(CloseReview())
     assert [event.type for event in events] == ["laogai", "round_over"]
+    # Everyone sees who followed wrongly and why (a reason code and the rule), not the offender's cards.
+    assert events[0].data["wrong"] == [{"seat": 1, "reason": "off_class", "rule": "R24"}]
     result = round_.result
     assert result is not None and result.kind == "laogai"
     assert result.laogai_team == 1 and result.winning_team == 0
@@ -217,3 +222,54 @@ def test_wrong_follow_reason_only_for_follows_laogai_mode_lets_through() -> None
     strict = spade_round("reject")
     strict.apply(Play(0, cards("KS")))
     assert strict.wrong_follow_reason(1, cards("4H")) is None  # refused in reject mode
+
+
+def _refusal(round_: Round, action: object) -> GameError:
+    with pytest.raises(GameError) as caught:
+        round_.apply(action)  # type: ignore[arg-type]
+    json.dumps(caught.value.params)
+    return caught.value
+
+
+def test_refusals_carry_a_code_and_json_params() -> None:
+    """docs/PROTOCOL.md §2.5: each refusal names its seat, action, rule and reason for the client to word."""
+    round_ = spade_round("reject")
+    error = _refusal(round_, Play(0, cards("AS 7D")))
+    assert error.code == "invalid_lead" and error.rule == "R13"
+    assert error.params == {
+        "action": "play",
+        "seat": 0,
+        "cards": ["AS", "7D"],
+        "reason": "mixed_classes",
+        "rule": "R13",
+        "classes": ["S", "D"],
+    }
+    error = _refusal(round_, Play(1, cards("3S")))
+    assert (error.code, error.params["reason"], error.params["to_move"], error.rule) == (
+        "not_your_turn",
+        "not_to_move",
+        0,
+        "R21",
+    )
+    error = _refusal(round_, Play(0, cards("3S")))
+    assert (error.code, error.params["reason"], error.params["cards"]) == ("cards_not_held", "not_held", ["3S"])
+    round_.apply(Play(0, cards("KS")))
+    error = _refusal(round_, Play(1, cards("4H")))
+    assert error.code == "illegal_follow" and error.params["reason"] == "off_class" and error.rule == "R24"
+    assert error.params["example"][0].endswith("S") and error.params["others"] == ["4H"]
+    error = _refusal(round_, Play(1, cards("3S 4H")))
+    assert (error.code, error.params["count"], error.params["lead_size"]) == ("wrong_count", 2, 1)
+    error = _refusal(round_, Remind(3))
+    assert (error.code, error.params["reason"], error.rule) == ("not_allowed", "partner_not_followed", "R30")
+    error = _refusal(round_, Retract(0))
+    assert (error.code, error.params["reason"], error.rule) == ("not_allowed", "not_follower", "R31")
+
+
+def test_a_second_wrong_follow_is_refused_with_second_wrong() -> None:
+    round_ = spade_round()
+    _wrong_trick(round_, {1: "4H", 2: "6D"})
+    round_.apply(CloseReview())
+    round_.apply(Play(1, cards("3S")))
+    error = _refusal(round_, Play(2, cards("6D")))
+    assert error.code == "illegal_follow" and error.params["second_wrong"] is True
+    assert error.params["reason"] == "off_class"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from tuolaji.rules import (
     Trump,
     explain_follow,
+    follow_refusal,
     format_cards,
     is_legal_follow,
     is_valid_lead,
@@ -250,6 +252,49 @@ def test_explain_follow_names_the_rule(lead: str, held: str, play: str, start: s
     message = explain_follow(hand, parse_cards(lead), parse_cards(play), T10H)
     assert message is not None and message.startswith(start), message
     assert "e.g. " in message
+
+
+@pytest.mark.parametrize(
+    ("lead", "held", "play", "reason", "rule", "extra"),
+    [
+        ("AS AS KS KS", "3S 3S 4S 4S 9S", "3S 3S 4S 9S", "exact", "R24", {}),
+        ("AS AS", "3S 3S 4S", "3S 3D", "off_class", "R24", {"others": ["3D"]}),
+        ("AS AS AS AS", "3S 3S 8S 8S 9S 9S 9S JS", "9S 9S 9S JS", "same_count", "R24", {}),
+        ("KS KS KS KS", "5S 5S 5S 8S 8S 8S", "5S 5S 5S 8S", "pairs", "R24", {"best_pairs": 2, "got_pairs": 1}),
+        ("AS AS KS KS", "3S 3S 4S", "3S 3S 3D 4D", "left_out", "R23", {"kept": ["4S"]}),
+        ("AS AS KS KS", "3S 3S 4S", "3S 3S", "wrong_count", "R22", {"count": 2}),
+        ("AS AS", "3S 3S 4S", "5S 5S", "not_held", "R22", {"missing": ["5S", "5S"]}),
+    ],
+)
+def test_follow_refusal_codes_and_params(
+    lead: str, held: str, play: str, reason: str, rule: str, extra: dict[str, object]
+) -> None:
+    """Every wrong follow has a stable reason code and JSON-ready params (docs/PROTOCOL.md §2.5)."""
+    hand = parse_cards(held) + parse_cards(OTHER)
+    refusal = follow_refusal(hand, parse_cards(lead), parse_cards(play), T10H)
+    assert refusal is not None and (refusal.reason, refusal.rule) == (reason, rule)
+    assert refusal.message == explain_follow(hand, parse_cards(lead), parse_cards(play), T10H)
+    assert refusal.params["lead_size"] == len(parse_cards(lead))
+    for key, value in extra.items():
+        assert refusal.params[key] == value, (key, refusal.params)
+    if reason not in ("wrong_count", "not_held"):
+        assert refusal.params["class"] == "S" and refusal.params["held"] == len(parse_cards(held))
+        assert is_legal_follow(hand, parse_cards(lead), parse_cards(" ".join(refusal.params["example"])), T10H)
+    json.dumps(refusal.to_params())
+
+
+def test_follow_refusal_tractors_and_r25() -> None:
+    hand = parse_cards("3S 3S 4S 4S 5S 5S 5S 9S 9S JS JS") + parse_cards(OTHER)
+    lead = parse_cards("4S 4S 4S 4S 5S 5S 5S 5S")
+    refusal = follow_refusal(hand, lead, parse_cards("3S 3S 9S 9S JS JS 5S 4S"), T10H)
+    assert refusal is not None and refusal.reason == "tractors"
+    assert refusal.params["shape"] == {"arity": 4, "length": 2}
+    assert refusal.params["best"]["tractors"] == [6] and refusal.params["got"]["tractors"] == []
+    hand = parse_cards("7S 7S 7S 7S 8S 8S 9S 9S 3S") + parse_cards(OTHER)
+    refusal = follow_refusal(hand, parse_cards("AS AS AS AS"), parse_cards("7S 7S 8S 9S"), T10H, "guigang")
+    assert refusal is not None and (refusal.reason, refusal.rule) == ("exact_or_same", "R25")
+    assert refusal.to_params()["preset"] == "guigang"
+    assert follow_refusal(hand, parse_cards("AS AS AS AS"), parse_cards("7S 7S 7S 7S"), T10H) is None
 
 
 def test_explain_follow_guigang_names_r25() -> None:

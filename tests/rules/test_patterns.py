@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from tuolaji.rules import TRUMP_CLASS, Pattern, Trump, classify, explain_lead, is_valid_lead, parse_cards
+from tuolaji.rules import (
+    TRUMP_CLASS,
+    Pattern,
+    Trump,
+    classify,
+    explain_lead,
+    is_valid_lead,
+    lead_refusal,
+    parse_cards,
+)
 
 T10H = Trump("T", "H")
 T10S = Trump("T", "S")
@@ -144,6 +153,26 @@ def test_unit_top_is_power() -> None:
 def test_explain_lead(text: str, words: str) -> None:
     message = explain_lead(parse_cards(text), T10H)
     assert message is not None and message.startswith("R1") and words in message
+
+
+@pytest.mark.parametrize(
+    ("text", "reason", "rule", "extra"),
+    [
+        ("", "empty", "R13", {}),
+        ("AS AS AS KS KS", "mixed_arities", "R13", {"arities": [3, 2]}),
+        ("KS AS", "singles", "R13", {"cards": ["AS", "KS"]}),
+        ("AS AS QS QS", "not_consecutive", "R13", {"arity": 2}),
+        ("AS 4D AH", "mixed_classes", "R13", {"classes": ["trump", "S", "D"]}),
+        ("3S 3S 3S 3S 3S", "too_many", "R10", {}),
+    ],
+)
+def test_lead_refusal_codes(text: str, reason: str, rule: str, extra: dict[str, object]) -> None:
+    refusal = lead_refusal(parse_cards(text), T10H)
+    assert refusal is not None and (refusal.reason, refusal.rule) == (reason, rule)
+    assert refusal.message == explain_lead(parse_cards(text), T10H)
+    for key, value in extra.items():
+        assert refusal.params[key] == value
+    assert lead_refusal(parse_cards("4S 4S 5S 5S"), T10H) is None
 
 
 def test_explain_valid_lead_is_none() -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from tests.live_server import LiveServer
 from tests.server.scenario import (
     close_all,
@@ -19,13 +21,17 @@ from tests.server.scenario import (
 from tests.server.wsclient import Client, Message
 
 OPTIONS = {"deal_interval_ms": 0, "bid_window_seconds": 0.5, "review_seconds": 0.5, "turn_seconds": 60}
+WARN_OPTIONS = {**OPTIONS, "warn_wrong_follow": True}
 
 
 class Script:
     """Trick 1: the first follower plays wrong, is reminded by its partner and retracts.
-    From trick 2 on: the first follower who can plays wrong once and is judged 勞改."""
+    From trick 2 on: the first follower who can plays wrong once and is judged 勞改.
+    With ``warn`` (table option ``warn_wrong_follow``) each wrong follow is first refused with
+    ``confirm_laogai`` and then confirmed; without it, it is played at once (R33 as the seeds have it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, warn: bool) -> None:
+        self.warn = warn
         self.wrong: dict[int, int] = {}
         """trick index → seat that played wrong in it."""
         self.reminded = False
@@ -54,21 +60,25 @@ class Script:
             cards = wrong_follow(view)
             if cards is not None:
                 self.wrong[trick_no] = seat
-                unconfirmed = await client.request("play", cards=cards)
-                assert unconfirmed["code"] == "confirm_laogai" and unconfirmed["rule"] in ("R23", "R24")
+                answer = await client.request("play", cards=cards)
+                if not self.warn:
+                    assert answer["type"] == "ack", answer
+                    return True
+                assert answer["code"] == "confirm_laogai" and answer["rule"] in ("R23", "R24")
                 self.confirmations += 1
                 await client.send("play", cards=cards, laogai=True)
                 return True
         return await default_policy(client, state)
 
 
-async def test_remind_retract_and_laogai(live_server: LiveServer) -> None:
-    clients, _ = await four_at_table(live_server.url, OPTIONS)
-    script = Script()
+@pytest.mark.parametrize("warn", [False, True], ids=["silent", "warned"])
+async def test_remind_retract_and_laogai(live_server: LiveServer, warn: bool) -> None:
+    clients, _ = await four_at_table(live_server.url, WARN_OPTIONS if warn else OPTIONS)
+    script = Script(warn)
     try:
         await asyncio.gather(*(drive(client, got("hand_end"), script) for client in clients))
         assert 0 in script.wrong and any(index > 0 for index in script.wrong)
-        assert script.confirmations == len(script.wrong)
+        assert script.confirmations == (len(script.wrong) if warn else 0)
         retractor = script.wrong[0]
         log = clients[retractor].log
         reminded = [e for m in log if m["type"] == "state" for e in m["events"] if e["type"] == "remind"]

@@ -76,14 +76,43 @@ def test_errors_name_the_field_and_echo_the_id() -> None:
     with pytest.raises(ProtocolError) as caught:
         parse_client_message('{"v": 2, "type": "join", "table": "t1", "id": 7}')
     assert caught.value.ref == 7 and "'seat'" in str(caught.value)
-    assert error_message("bad_json", "x", 7, "R24") == {
+    assert caught.value.params == {"reason": "missing_field", "type": "join", "field": "seat"}
+    assert error_message("illegal_follow", "x", 7, "R24", {"reason": "pairs", "rule": "R24"}) == {
         "v": 2,
         "type": "error",
-        "code": "bad_json",
+        "code": "illegal_follow",
         "message": "x",
+        "params": {"reason": "pairs", "rule": "R24"},
         "ref": 7,
         "rule": "R24",
     }
+    assert error_message("bad_json", "x")["params"] == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "params"),
+    [
+        ("[1]", "bad_message", {"reason": "not_object"}),
+        ('{"v": 1, "type": "ping"}', "bad_message", {"reason": "bad_field", "field": "v"}),
+        ('{"v": 2, "type": "fly"}', "unknown_type", {"type": "fly"}),
+        (
+            '{"v": 2, "type": "ping", "x": 1}',
+            "bad_message",
+            {"reason": "unknown_field", "type": "ping", "fields": ["x"]},
+        ),
+        (
+            '{"v": 2, "type": "join", "table": "t", "seat": 9}',
+            "bad_message",
+            {"reason": "bad_field", "type": "join", "field": "seat"},
+        ),
+        ('{"v": 2, "type": "play", "cards": "ZZ"}', "bad_card", {"type": "play", "field": "cards"}),
+        ('{"v": 2, "type": "ping", "id": true}', "bad_message", {"reason": "bad_field", "field": "id"}),
+    ],
+)
+def test_refusals_carry_code_and_params(text: str, code: str, params: dict[str, object]) -> None:
+    with pytest.raises(ProtocolError) as caught:
+        parse_client_message(text)
+    assert (caught.value.code, caught.value.params) == (code, params)
 
 
 def test_every_documented_client_message_has_a_schema() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 FAST_OPTIONS = {
     "turn_seconds": "60",
@@ -47,15 +47,23 @@ class Player:
         expect(self.page.locator("#lobby-screen")).to_be_visible()
         expect(self.page.locator("#me-nick")).to_have_text(re.compile(r"^guest-"))
 
-    def start_with_bots(self, illegal_follow: str = "laogai") -> None:
-        """Open the create-table dialog, choose fast timers and start a table with three bots."""
+    def fill_create_form(self, illegal_follow: str = "laogai", warn: bool = False, **options: str) -> Locator:
+        """Open the create-table dialog and fill it: fast timers (``options`` override them), the 勞改 mode and
+        the warn_wrong_follow box; the open form is returned."""
         page = self.page
         page.locator("#create-open").click()
         form = page.locator("#create-form")
         expect(form).to_be_visible()
-        for name, value in FAST_OPTIONS.items():
+        for name, value in {**FAST_OPTIONS, **options}.items():
             form.locator(f"[name={name}]").fill(value)
         form.locator("[name=illegal_follow]").select_option(illegal_follow)
+        form.locator("[name=warn_wrong_follow]").set_checked(warn)
+        return form
+
+    def start_with_bots(self, illegal_follow: str = "laogai", warn: bool = False, **options: str) -> None:
+        """Create a table from the form (see :meth:`fill_create_form`) and start it with three bots."""
+        page = self.page
+        form = self.fill_create_form(illegal_follow, warn, **options)
         form.locator("button[value=bots]").click()
         expect(page.locator(self.table)).to_be_visible()
         expect(page.locator("#hand .card").first).to_be_visible()
@@ -146,3 +154,72 @@ class Player:
         hand = self.page.locator("#hand")
         trumps = hand.locator(".card[data-group=T]").count()
         return 0 < trumps < hand.locator(".card").count()
+
+
+PANELS = """() => {
+  const selectors = ['.felt > .seat', '.table-info', '.score-box:not([hidden])', '.trick .play',
+    '.centre-msg:not([hidden])', '.status-line', '.bid-bar:not([hidden])', '#turn-timer', '#hand', '.action-bar'];
+  const boxes = [];
+  for (const selector of selectors) {
+    for (const el of document.querySelectorAll(selector)) {
+      const r = el.getBoundingClientRect();
+      if (r.width < 1 || r.height < 1 || getComputedStyle(el).display === 'none') continue;
+      if (el.classList.contains('status-line') && !el.textContent.trim()) continue;
+      boxes.push({name: selector + (el.dataset.seat ? `[${el.dataset.seat}]` : ''),
+                  left: r.left, top: r.top, right: r.right, bottom: r.bottom});
+    }
+  }
+  return {boxes, width: innerWidth, height: innerHeight};
+}"""
+"""The boxes of the table's panels: seats, corner panels, each play of the trick, status, timer, hand, buttons."""
+
+CARD_STRIPS = """() => {
+  const strips = [];
+  for (const card of document.querySelectorAll('#hand .card')) {
+    const r = card.getBoundingClientRect();
+    const next = card.nextElementSibling;
+    const nextRow = card.parentElement.nextElementSibling;
+    const right = next ? Math.min(r.right, next.getBoundingClientRect().left) : r.right;
+    const bottom = nextRow ? Math.min(r.bottom, nextRow.getBoundingClientRect().top) : r.bottom;
+    const width = right - r.left;
+    const height = bottom - r.top;
+    let hits = 0;
+    for (const fx of [0.08, 0.5, 0.92]) {
+      for (const fy of [0.08, 0.5, 0.92]) {
+        const hit = document.elementFromPoint(r.left + width * fx, r.top + height * fy);
+        if (hit && hit.closest('.card') === card) hits += 1;
+      }
+    }
+    strips.push({code: card.dataset.code, width, height, hits, left: r.left, right: r.right, top: r.top});
+  }
+  return strips;
+}"""
+"""Each hand card's visible strip (up to the next card of its row and the next row) and how many of nine
+points spread over that strip a tap would land on that very card (``elementFromPoint``)."""
+
+RECORD_SOUNDS = """window.__sounds = [];
+window.addEventListener('tuolaji:sound', (event) => window.__sounds.push(event.detail));"""
+"""An init script: the page's sound cues (sound.js announces each one it plays) are kept in ``__sounds``."""
+
+
+def overlapping_panels(page: Page, tolerance: float = 0.5) -> list[tuple[str, str]]:
+    """Pairs of table panels whose boxes intersect, and panels outside the viewport (paired with 'viewport')."""
+    data = page.evaluate(PANELS)
+    boxes = data["boxes"]
+    bad: list[tuple[str, str]] = []
+    for index, a in enumerate(boxes):
+        if a["left"] < -tolerance or a["top"] < -tolerance:
+            bad.append((a["name"], "viewport"))
+        if a["right"] > data["width"] + tolerance or a["bottom"] > data["height"] + tolerance:
+            bad.append((a["name"], "viewport"))
+        for b in boxes[index + 1 :]:
+            width = min(a["right"], b["right"]) - max(a["left"], b["left"])
+            height = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+            if width > tolerance and height > tolerance:
+                bad.append((a["name"], b["name"]))
+    return bad
+
+
+def sounds(page: Page) -> list[str]:
+    """The sound cues the page played since it loaded (needs :data:`RECORD_SOUNDS` as an init script)."""
+    return list(page.evaluate("() => window.__sounds || []"))

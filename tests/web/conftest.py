@@ -1,4 +1,4 @@
-"""Browser fixtures: Debian's Chromium driven by Playwright (sync API), one browser per test."""
+"""Browser fixtures: Debian's Chromium driven by Playwright (sync API), one browser per test module."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ SERVER_ARGS = ("--bot-delay", "0.03", "--next-hand-delay", "0.05", "--search-bud
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is not installed")

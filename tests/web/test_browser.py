@@ -9,12 +9,62 @@ import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
 
 from tests.live_server import LiveServer
-from tests.web.client import Player
+from tests.web.client import CARD_STRIPS, RECORD_SOUNDS, Player, overlapping_panels, sounds
 
 pytestmark = pytest.mark.browser
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 375, "height": 812}
+MIN_STRIP = (28, 40)
+"""Issue 16: every card of a 54-card hand shows a strip at least this wide and tall (CSS px) that a tap lands on."""
+
+REPLAY_TAGS = """() => {
+  const boxes = (selector) => [...document.querySelectorAll(selector)].map((el) => el.getBoundingClientRect());
+  const tags = boxes('.replay-board .seat-tag');
+  const plays = boxes('.replay-board .play');
+  const inside = tags.every((r) => r.width > 0 && r.left >= 0 && r.right <= innerWidth && r.top >= 0);
+  const meet = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5
+    && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+  const covered = tags.some((tag) => plays.some((play) => meet(tag, play)));
+  return {count: tags.length, inside, covered};
+}"""
+
+
+def check_card_strips(player: Player) -> None:
+    """Each of the 54 cards shows a tappable strip of at least MIN_STRIP, inside the viewport (issue 16)."""
+    strips = player.page.evaluate(CARD_STRIPS)
+    assert len(strips) == 54
+    width = player.page.viewport_size["width"] if player.page.viewport_size else 0
+    narrowest = min(strip["width"] for strip in strips)
+    shortest = min(strip["height"] for strip in strips)
+    assert narrowest >= MIN_STRIP[0] and shortest >= MIN_STRIP[1], (narrowest, shortest)
+    assert all(strip["hits"] == 9 for strip in strips), [s for s in strips if s["hits"] < 9]
+    assert all(strip["left"] >= 0 and strip["right"] <= width for strip in strips)
+
+
+def check_replay(player: Player) -> None:
+    """The replay shows the four starting hands, a slider over the tricks, and seat labels nothing covers."""
+    page = player.page
+    page.locator("#history-open").click()
+    page.locator(".history-item [data-action=replay]").first.click()
+    position = page.locator("#replay-pos")
+    expect(position).to_contain_text(re.compile(r"1/\d+"))
+    expect(page.locator(".replay-board .play")).to_have_count(4)
+    expect(page.locator(".replay-hand")).to_have_count(4)
+    for seat in range(4):
+        expect(page.locator(f".replay-hand[data-seat='{seat}'] .c")).to_have_count(54)
+    played = page.locator(".replay-hand .c.played").count()
+    assert 4 <= played <= 4 * 8  # the first trick's cards, struck in their hands
+    page.locator("[data-action=next]").click()
+    expect(position).to_contain_text(re.compile(r"2/\d+"))
+    slider = page.locator("#replay-slider")
+    last = int(slider.get_attribute("max") or 0)
+    assert last >= 5
+    slider.fill(str(last))
+    expect(position).to_contain_text(f"{last + 1}/{last + 1}")
+    assert page.locator(".replay-hand .c.played").count() == 216  # every card played by the last trick
+    tags = page.evaluate(REPLAY_TAGS)
+    assert tags == {"count": 4, "inside": True, "covered": False}, tags
 
 
 def play_hand(player: Player, prefix: str, reload_after: int = 8) -> None:
@@ -25,6 +75,9 @@ def play_hand(player: Player, prefix: str, reload_after: int = 8) -> None:
     turns = 0
     reloaded = False
     while player.wait_for_turn_or_end():
+        assert overlapping_panels(page) == [], (turns, overlapping_panels(page))
+        if turns == 0 and player.hand_size() == 54:
+            check_card_strips(player)
         if turns == 0:
             # Select three cards by pressing and dragging across them, then drop the selection.
             player.drag_select(1, 3)
@@ -56,10 +109,13 @@ def play_hand(player: Player, prefix: str, reload_after: int = 8) -> None:
     expect(settle.locator("#result-head")).not_to_be_empty()
     player.shot(f"{prefix}settlement")
     assert reloaded, f"the hand ended after only {turns} of my plays"
+    # Sounds: my turn and the settlement (synthesised; sound.js announces each cue it plays).
+    assert {"turn", "settlement"} <= set(sounds(page)), sounds(page)
 
 
 def test_whole_hand_against_bots(browser: Browser, server: LiveServer, screenshots: Path) -> None:
     page = browser.new_page(viewport=DESKTOP, locale="zh-TW")
+    page.add_init_script(RECORD_SOUNDS)
     player = Player(page, server.url, screenshots)
     player.enter_as_guest()
     expect(page.locator("#me-points")).to_contain_text("積分 0 布衣")
@@ -70,25 +126,24 @@ def test_whole_hand_against_bots(browser: Browser, server: LiveServer, screensho
     page.locator("[data-action=close-settlement]").click()
     expect(page.locator("#settle-dialog")).to_be_hidden()
     # The finished hand is in the history and replays trick by trick.
-    page.locator("#history-open").click()
-    page.locator(".history-item [data-action=replay]").first.click()
-    position = page.locator("#replay-pos")
-    expect(position).to_contain_text(re.compile(r"1/\d+"))
-    expect(page.locator(".replay-board .play")).to_have_count(4)
-    page.locator("[data-action=next]").click()
-    expect(position).to_contain_text(re.compile(r"2/\d+"))
+    check_replay(player)
     player.shot("replay")
     assert player.errors == []
+    page.close()
 
 
 def test_whole_hand_on_a_phone(browser: Browser, server: LiveServer, screenshots: Path) -> None:
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, locale="zh-CN")
     page = context.new_page()
+    page.add_init_script(RECORD_SOUNDS)
     player = Player(page, server.url, screenshots)
     player.enter_as_guest()
     player.shot("phone-lobby")
     player.start_with_bots()
     play_hand(player, "phone-")
+    page.locator("[data-action=close-settlement]").click()
+    check_replay(player)
+    player.shot("phone-replay")
     assert player.errors == []
     context.close()
 
@@ -125,7 +180,8 @@ def test_hard_bots_on_a_phone(browser: Browser, server: LiveServer, screenshots:
 
 
 def test_refused_lead_shows_its_reason(browser: Browser, server: LiveServer, screenshots: Path) -> None:
-    page = browser.new_page(viewport=DESKTOP)
+    """A refused lead reads in the page's language with the seeds' terms and links to R13 in the rule book."""
+    page = browser.new_page(viewport=DESKTOP, locale="zh-TW")
     player = Player(page, server.url, screenshots)
     player.enter_as_guest()
     player.start_with_bots(illegal_follow="reject")
@@ -135,8 +191,17 @@ def test_refused_lead_shows_its_reason(browser: Browser, server: LiveServer, scr
         while player.wait_for_turn_or_end():
             if player.is_lead() and player.has_off_suit():
                 reason = player.try_invalid_lead()
-                assert re.search(r"R13", reason), reason
+                assert "領牌" in reason and "規則 R13" in reason, reason
+                assert not re.search(r"seat \d|play |R13:|[A-Za-z]{4,}", reason), reason
+                link = page.locator(".status-line.error a.rule-link")
+                expect(link).to_have_attribute("href", "#rules/R13")
                 player.shot("refused-lead")
+                link.click()
+                expect(page.locator("#rules-dialog")).to_be_visible()
+                expect(page.locator("#rule-R13.focus")).to_be_in_viewport()
+                expect(page.locator("#rule-R13")).to_contain_text("領牌不能甩牌")
+                page.locator("[data-action=close-rules]").click()
+                expect(page.locator("#rules-dialog")).to_be_hidden()
                 player.clear_selection()
                 player.play_hint()
                 assert player.errors == []

@@ -1,12 +1,31 @@
-"""Typed errors for actions the game refuses. The state is unchanged after any of them."""
+"""Typed errors for actions the game refuses. The state is unchanged after any of them.
+
+Each class has a stable protocol ``code`` and each error JSON-ready ``params`` (docs/PROTOCOL.md
+§2.5): the ``seat`` and ``action``, the ``rule`` it breaks, a ``reason`` code where one code has
+several causes, and what a client needs to word it in its own language (cards as strings, counts).
+The message is English, for logs.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 
 class GameError(ValueError):
     """An action the game refuses; the message names the action, the seat and the rule."""
 
     code = "illegal_action"
+
+    def __init__(self, message: str, params: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.params: dict[str, Any] = dict(params or {})
+
+    @property
+    def rule(self) -> str | None:
+        """The rule the action breaks (``"R13"``), when the error names one."""
+        rule = self.params.get("rule")
+        return rule if isinstance(rule, str) else None
 
 
 class WrongPhase(GameError):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -42,12 +42,14 @@ from tuolaji.game.options import TableOptions
 from tuolaji.game.view import BidRecord, Event, PlayRecord, RoundResult, SeatView, TrickRecord
 from tuolaji.rules import (
     Preset,
+    Refusal,
     Trump,
-    explain_follow,
-    explain_lead,
+    card_strings,
+    follow_refusal,
     get_preset,
     hand_result,
     last_trick_multiplier,
+    lead_refusal,
     legal_follow_hint,
     trick_winner,
 )
@@ -162,7 +164,7 @@ class Round:
         self.phase = Phase.DEALING
         self.leader: int | None = None
         self.plays: dict[int, tuple[Card, ...]] = {}
-        self._wrong: dict[int, str] = {}
+        self._wrong: dict[int, Refusal] = {}
         self._second_chance = False
         self._reminded: set[int] = set()
         self.tricks: list[TrickRecord] = []
@@ -254,7 +256,7 @@ class Round:
         rollouts. Anything from a person goes through the check.
         """
         if self.phase is Phase.FINISHED and not isinstance(action, SetAutoPlay):
-            raise WrongPhase(f"{_describe(action)}: the round is over")
+            raise WrongPhase(f"{_describe(action)}: the round is over", _params(action, reason="round_over"))
         match action:
             case DealCards():
                 events = self._deal(action)
@@ -281,7 +283,9 @@ class Round:
 
     def _deal(self, action: DealCards) -> list[Event]:
         if self.phase is not Phase.DEALING:
-            raise WrongPhase(f"deal of {action.count} cards: the deal is over (R15)")
+            raise WrongPhase(
+                f"deal of {action.count} cards: the deal is over (R15)", _params(action, reason="deal_over", rule="R15")
+            )
         count = min(action.count, len(self._deck) - self.dealt)
         given: list[list[Card]] = [[], [], [], []]
         for index in range(self.dealt, self.dealt + count):
@@ -301,27 +305,45 @@ class Round:
     def _bid(self, action: Bid) -> list[Event]:
         seat, suit, count = action.seat, action.suit, action.count
         name = f"seat {seat} bid {count}×{RANKS[self.level]}{SUITS[suit]}"
+        base = _params(action, suit=SUITS[suit], count=count, level=RANKS[self.level])
         if self.phase not in (Phase.DEALING, Phase.BIDDING):
-            raise WrongPhase(f"{name}: bidding is closed (R19)")
+            raise WrongPhase(f"{name}: bidding is closed (R19)", {**base, "reason": "bidding_closed", "rule": "R19"})
         held = self.hands[seat].count(make_card(self.level, suit))
         if held < count:
-            raise BadBid(f"{name}: you hold only {held} of that level card (R16)")
+            raise BadBid(
+                f"{name}: you hold only {held} of that level card (R16)",
+                {**base, "reason": "not_held", "rule": "R16", "held": held},
+            )
         kind = "bid"
         if self.bid is not None:
             if self.bid.seat == seat:
                 if self.bid.suit != suit:
-                    raise BadBid(f"{name}: you can only reinforce your own bid in {SUITS[self.bid.suit]} (R17)")
+                    raise BadBid(
+                        f"{name}: you can only reinforce your own bid in {SUITS[self.bid.suit]} (R17)",
+                        {**base, "reason": "other_suit", "rule": "R17", "standing_suit": SUITS[self.bid.suit]},
+                    )
                 kind = "reinforce"
             else:
                 kind = "overturn"
             if count <= self.bid.count:
-                raise BadBid(f"{name}: must show more than the standing {self.bid.count} (R17, R18)")
+                raise BadBid(
+                    f"{name}: must show more than the standing {self.bid.count} (R17, R18)",
+                    {
+                        **base,
+                        "reason": "too_few",
+                        "rule": "R17" if kind == "reinforce" else "R18",
+                        "standing": self.bid.count,
+                    },
+                )
         self.bids.append(BidRecord(seat, suit, count))
         return [Event("bid", {"seat": seat, "suit": suit, "count": count, "kind": kind})]
 
     def _close_bidding(self) -> list[Event]:
         if self.phase is not Phase.BIDDING:
-            raise WrongPhase(f"close_bidding: the deal is not finished ({self.dealt} of 216 dealt, R19)")
+            raise WrongPhase(
+                f"close_bidding: the deal is not finished ({self.dealt} of 216 dealt, R19)",
+                {"action": "close_bidding", "reason": "deal_not_finished", "rule": "R19", "dealt": self.dealt},
+            )
         if self.bid is None:
             return self._finish(RoundResult(kind="redeal", dealer=self.dealer))
         if self.dealer is None:
@@ -341,39 +363,46 @@ class Round:
             )
         ]
 
-    def _judge_play(self, seat: int, cards: Sequence[Card]) -> tuple[type[GameError] | None, str] | None:
-        """None for a fine play; else the error that refuses it, or (None, reason) for a wrong follow
-        that ``laogai`` mode lets through to be judged (R33)."""
+    def _judge_play(self, seat: int, cards: Sequence[Card]) -> tuple[type[GameError] | None, Refusal] | None:
+        """None for a fine play; else the error that refuses it and why, or (None, why) for a wrong
+        follow that ``laogai`` mode lets through to be judged (R33)."""
         if self.phase is not Phase.PLAYING or self.trump is None:
-            return WrongPhase, f"no play is expected now (phase {self.phase})"
+            why = f"no play is expected now (phase {self.phase})"
+            return WrongPhase, Refusal("no_play_expected", None, why, {"phase": str(self.phase)})
         if seat != self.to_move:
-            return NotYourTurn, f"it is seat {self.to_move}'s turn (R21)"
+            why = f"it is seat {self.to_move}'s turn (R21)"
+            return NotYourTurn, Refusal("not_to_move", "R21", why, {"to_move": self.to_move})
         hand = self.hands[seat]
         if not _holds(hand, cards):
-            return CardsNotHeld, "those cards are not all in your hand (R22)"
+            return CardsNotHeld, Refusal("not_held", "R22", "those cards are not all in your hand (R22)")
         lead = self.lead
         if lead is None:
-            reason = explain_lead(cards, self.trump, self.preset)
-            return None if reason is None else (InvalidLead, reason)
+            refusal = lead_refusal(cards, self.trump, self.preset)
+            return None if refusal is None else (InvalidLead, refusal)
         if len(cards) != len(lead):
-            return WrongCount, f"the lead has {len(lead)} cards, so a follow has {len(lead)} (R22)"
-        reason = explain_follow(hand, lead, cards, self.trump, self.preset)
-        if reason is None:
+            why = f"the lead has {len(lead)} cards, so a follow has {len(lead)} (R22)"
+            return WrongCount, Refusal("wrong_count", "R22", why, {"lead_size": len(lead), "count": len(cards)})
+        refusal = follow_refusal(hand, lead, cards, self.trump, self.preset)
+        if refusal is None:
             return None
         if self.options.illegal_follow == "reject":
-            return IllegalFollow, reason
+            return IllegalFollow, refusal
         if self._second_chance:
-            return IllegalFollow, f"{reason} (a second wrong play in this trick is refused, R33)"
-        return None, reason
+            message = f"{refusal.message} (a second wrong play in this trick is refused, R33)"
+            return IllegalFollow, replace(refusal, message=message, params={**refusal.params, "second_wrong": True})
+        return None, refusal
 
     def _play(self, action: Play, checked: bool) -> list[Event]:
         seat, cards = action.seat, action.cards
         verdict = self._judge_play(seat, cards) if checked else None
         if verdict is not None:
-            error, reason = verdict
+            error, refusal = verdict
             if error is not None:
-                raise error(f"seat {seat} play {format_cards(cards) or '(nothing)'}: {reason}")
-            self._wrong[seat] = reason
+                raise error(
+                    f"seat {seat} play {format_cards(cards) or '(nothing)'}: {refusal.message}",
+                    {**_params(action, cards=card_strings(cards)), **refusal.to_params()},
+                )
+            self._wrong[seat] = refusal
         hand = self.hands[seat]
         for card in cards:
             hand.remove(card)
@@ -389,12 +418,17 @@ class Round:
     def _remind(self, action: Remind) -> list[Event]:
         seat, partner = action.seat, partner_of(action.seat)
         name = f"seat {seat} remind"
+        base = _params(action, partner=partner, rule="R30")
         if self.phase not in (Phase.PLAYING, Phase.REVIEW):
-            raise WrongPhase(f"{name}: no trick is being played (R30)")
+            raise WrongPhase(f"{name}: no trick is being played (R30)", {**base, "reason": "no_trick"})
         if partner not in self.plays or partner == self.leader:
-            raise NotAllowed(f"{name}: your partner has not followed in this trick (R30)")
+            raise NotAllowed(
+                f"{name}: your partner has not followed in this trick (R30)", {**base, "reason": "partner_not_followed"}
+            )
         if partner in self._reminded:
-            raise NotAllowed(f"{name}: your partner was already reminded in this trick (R30)")
+            raise NotAllowed(
+                f"{name}: your partner was already reminded in this trick (R30)", {**base, "reason": "already_reminded"}
+            )
         self._reminded.add(partner)
         data = {"seat": seat, "partner": partner}
         return [Event("remind", data, to=partner), Event("remind", data, to=seat)]
@@ -402,10 +436,14 @@ class Round:
     def _retract(self, action: Retract) -> list[Event]:
         seat = action.seat
         name = f"seat {seat} retract"
+        base = _params(action, rule="R31")
         if self.phase not in (Phase.PLAYING, Phase.REVIEW):
-            raise WrongPhase(f"{name}: no trick is being played (R31)")
+            raise WrongPhase(f"{name}: no trick is being played (R31)", {**base, "reason": "no_trick"})
         if seat == self.leader or seat not in self.plays:
-            raise NotAllowed(f"{name}: only a follower who has played in this trick may retract (R31)")
+            raise NotAllowed(
+                f"{name}: only a follower who has played in this trick may retract (R31)",
+                {**base, "reason": "not_follower"},
+            )
         cards = self.plays.pop(seat)
         self._wrong.pop(seat, None)
         self.hands[seat].extend(cards)
@@ -427,7 +465,10 @@ class Round:
 
     def _close_review(self) -> list[Event]:
         if self.phase is not Phase.REVIEW:
-            raise WrongPhase("close_review: the trick is not complete (R33)")
+            raise WrongPhase(
+                "close_review: the trick is not complete (R33)",
+                {"action": "close_review", "reason": "trick_not_complete", "rule": "R33"},
+            )
         wrong_by_team = [0, 0]
         for seat in self._wrong:
             wrong_by_team[team_of(seat)] += 1
@@ -445,7 +486,11 @@ class Round:
         assert self.dealer is not None
         winning_team = 1 - laogai_team
         winner = "defenders" if winning_team == team_of(self.dealer) else "attackers"
-        wrong = [{"seat": seat, "reason": reason} for seat, reason in sorted(self._wrong.items())]
+        # Public to the whole table: the reason code and the rule, never the cards of the offender's hand.
+        wrong = [
+            {"seat": seat, "reason": refusal.reason, "rule": refusal.rule}
+            for seat, refusal in sorted(self._wrong.items())
+        ]
         return [
             Event("laogai", {"team": laogai_team, "wrong": wrong}),
             *self._finish(
@@ -526,7 +571,10 @@ class Round:
     def _timeout(self, action: Timeout) -> list[Event]:
         seat = action.seat
         if self.phase is not Phase.PLAYING or seat != self.to_move:
-            raise NotYourTurn(f"timeout of seat {seat}: it is not that seat's turn (R44)")
+            raise NotYourTurn(
+                f"timeout of seat {seat}: it is not that seat's turn (R44)",
+                _params(action, reason="not_to_move", rule="R44", to_move=self.to_move),
+            )
         self.timeouts[seat] += 1
         self._awaiting_auto_move[seat] = True
         events = [Event("timeout", {"seat": seat, "count": self.timeouts[seat]})]
@@ -610,16 +658,21 @@ class Round:
         trump = self.trump
         return [min(hand, key=lambda card: (trump.is_trump(card), POINTS[card] > 0, trump.power(card)))]
 
-    def wrong_follow_reason(self, seat: int, cards: Sequence[Card]) -> str | None:
+    def wrong_follow(self, seat: int, cards: Sequence[Card]) -> Refusal | None:
         """Why ``seat`` playing ``cards`` now would be accepted but judged wrong at the review (R33), or None:
         None also when the play is fine or would be refused outright."""
         verdict = self._judge_play(seat, cards)
         return verdict[1] if verdict is not None and verdict[0] is None else None
 
+    def wrong_follow_reason(self, seat: int, cards: Sequence[Card]) -> str | None:
+        """The English message of :meth:`wrong_follow`, or None."""
+        refusal = self.wrong_follow(seat, cards)
+        return None if refusal is None else refusal.message
+
     def check_play(self, seat: int, cards: Sequence[Card]) -> str | None:
         """Why ``seat`` playing ``cards`` now would be refused or judged wrong (R13, R21–R25, R33), or None."""
         verdict = self._judge_play(seat, cards)
-        return None if verdict is None else verdict[1]
+        return None if verdict is None else verdict[1].message
 
 
 def stack_deck(hands: Sequence[Sequence[Card]], first_seat: int = 0) -> tuple[Card, ...]:
@@ -631,6 +684,15 @@ def stack_deck(hands: Sequence[Sequence[Card]], first_seat: int = 0) -> tuple[Ca
 
 def _holds(hand: Sequence[Card], cards: Sequence[Card]) -> bool:
     return all(hand.count(card) >= cards.count(card) for card in set(cards))
+
+
+def _params(action: Action, **extra: Any) -> dict[str, Any]:
+    """The params every refusal of ``action`` carries: its ``action`` type and ``seat`` (if any)."""
+    params: dict[str, Any] = {"action": action.type}
+    seat = getattr(action, "seat", None)
+    if seat is not None:
+        params["seat"] = seat
+    return {**params, **extra}
 
 
 def _describe(action: Action) -> str:

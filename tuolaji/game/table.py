@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from tuolaji.cards import RANKS
+from tuolaji.cards import RANKS, format_cards
 from tuolaji.game.actions import (
     Action,
     Bid,
@@ -168,9 +168,9 @@ class SeatState:
 class Refusal(Exception):
     """A request the table refuses; raised before anything changed."""
 
-    def __init__(self, code: str, text: str, rule: str | None = None, **params: Any) -> None:
+    def __init__(self, code: str, text: str, rule: str | None = None, params: dict[str, Any] | None = None) -> None:
         super().__init__(text)
-        self.code, self.text, self.rule, self.params = code, text, rule, params
+        self.code, self.text, self.rule, self.params = code, text, rule, dict(params or {})
 
 
 AutoPlayer = Callable[[str | None, int], Chooser]
@@ -310,7 +310,8 @@ class Table:
             self._out.append(Send(command.client, "left", {"table_id": self.id, "reason": "closed"}))
         elif client is not None and not isinstance(command, Detach):
             text = f"table {self.id} is closed"
-            self._out.append(Refuse(client, "no_table", text, getattr(command, "ref", None), None, {"table": self.id}))
+            ref = getattr(command, "ref", None)
+            self._out.append(Refuse(client, "no_table", text, ref, None, {"table": self.id}))
 
     def _dispatch(self, command: Command) -> None:
         match command:
@@ -484,14 +485,16 @@ class Table:
     def _seat_of_client(self, client: str) -> int:
         seat = self.client_seat(client)
         if seat is None:
-            raise Refusal("not_seated", f"you are not seated at table {self.id}", table=self.id)
+            raise Refusal("not_seated", f"you are not seated at table {self.id}", params={"table": self.id})
         return seat
 
     def _join(self, client: str, player: Player, index: int) -> None:
         if self.seat_of(player.id) is not None or self.client_seat(client) is not None or client in self.watchers:
-            raise Refusal("already_seated", "leave your current table first", table=self.id)
+            raise Refusal("already_seated", "leave your current table first", params={"table": self.id})
         if self.seats[index].kind != "empty":
-            raise Refusal("seat_taken", f"seat {index} of table {self.id} is taken", seat=index, table=self.id)
+            raise Refusal(
+                "seat_taken", f"seat {index} of table {self.id} is taken", params={"seat": index, "table": self.id}
+            )
         self._record({"t": "sit", "seat": index, "player": player.to_json()})
         self.seats[index].client = client
         self._out.append(Seated(player.id, index))
@@ -500,23 +503,30 @@ class Table:
 
     def _watch(self, client: str) -> None:
         if self.client_seat(client) is not None:
-            raise Refusal("already_seated", "leave your current table first", table=self.id)
+            raise Refusal("already_seated", "leave your current table first", params={"table": self.id})
         self.watchers.add(client)
         self._changed()
         self._send_full(client, None)
 
     def _add_bot(self, index: int, bot: str) -> None:
         if self.seats[index].kind != "empty":
-            raise Refusal("seat_taken", f"seat {index} of table {self.id} is taken", seat=index, table=self.id)
+            raise Refusal(
+                "seat_taken", f"seat {index} of table {self.id} is taken", params={"seat": index, "table": self.id}
+            )
         self._record({"t": "bot", "seat": index, "bot": bot})
         self._changed()
         self._maybe_start()
 
     def _remove_bot(self, index: int) -> None:
         if self.seats[index].bot is None:
-            raise Refusal("seat_empty", f"seat {index} holds no bot", seat=index)
+            raise Refusal("seat_empty", f"seat {index} holds no bot", params={"seat": index, "table": self.id})
         if self.state in (TableState.PLAYING, TableState.SETTLING, TableState.BETWEEN):
-            raise Refusal("hand_in_progress", "bots can be removed only while the table waits for a match (R47)", "R47")
+            raise Refusal(
+                "hand_in_progress",
+                "bots can be removed only while the table waits for a match (R47)",
+                "R47",
+                {"table": self.id, "state": self.summary()["state"], "rule": "R47"},
+            )
         self._free_seat(index, "removed")
         self._end_match()
         self._changed()
@@ -528,7 +538,7 @@ class Table:
                 "not_ready_state",
                 f"the table is {self.summary()['state']}; start is pressed before a match (R20)",
                 "R20",
-                state=self.summary()["state"],
+                {"table": self.id, "state": self.summary()["state"], "rule": "R20"},
             )
         self._record({"t": "ready", "seat": index})
         self._changed()
@@ -607,7 +617,7 @@ class Table:
     def _sync(self, client: str) -> None:
         seat = self.client_seat(client)
         if seat is None and client not in self.watchers:
-            raise Refusal("not_seated", f"you are not at table {self.id}", table=self.id)
+            raise Refusal("not_seated", f"you are not at table {self.id}", params={"table": self.id})
         self._send_full(client, seat)
 
     def _detach(self, client: str) -> None:
@@ -682,7 +692,11 @@ class Table:
     def _game(self, action: Action, need_round: bool = True) -> None:
         round_ = self.round
         if round_ is None or (need_round and round_.phase is Phase.FINISHED):
-            raise Refusal("wrong_phase", f"{action.type}: no hand is being played at table {self.id}")
+            raise Refusal(
+                "wrong_phase",
+                f"{action.type}: no hand is being played at table {self.id}",
+                params={"reason": "no_hand", "action": action.type, "table": self.id},
+            )
         deadline = self.deadline
         if isinstance(action, Play) and self._turn_running(action.seat) and not self._clock_auto:
             assert deadline is not None
@@ -690,7 +704,7 @@ class Table:
         try:
             self._apply(action)
         except GameError as error:
-            raise Refusal(error.code, str(error), _rule_of(str(error))) from None
+            raise Refusal(error.code, str(error), error.rule or _rule_of(str(error)), error.params) from None
         if isinstance(action, Bid):
             self._auto_bids()
 
@@ -698,12 +712,13 @@ class Table:
         """In a ``laogai`` table with ``warn_wrong_follow`` a follow that breaks R23–R25 is played only
         when the player confirms it; otherwise it is refused with ``confirm_laogai`` and the rule it breaks."""
         round_ = self.round
-        if confirmed or round_ is None or not getattr(self.options, "warn_wrong_follow", True):
+        if confirmed or round_ is None or not self.options.warn_wrong_follow:
             return
-        reason = round_.wrong_follow_reason(play.seat, play.cards)
-        if reason is not None:
+        refusal = round_.wrong_follow(play.seat, play.cards)
+        if refusal is not None:
             # The message is the rule text alone: the client shows it in its confirmation dialog.
-            raise Refusal("confirm_laogai", reason, _rule_of(reason))
+            params = {"seat": play.seat, "action": "play", "cards": format_cards(play.cards).split()}
+            raise Refusal("confirm_laogai", refusal.message, refusal.rule, {**params, **refusal.to_params()})
 
     def _apply(self, action: Action, checked: bool = True) -> None:
         """Apply ``action`` through the log, re-arm the clock and broadcast the events (``checked=False``

@@ -6,12 +6,13 @@ Cards are kinds 0–53 (:mod:`tuolaji.cards`); every function taking a ``preset`
 
 from tuolaji.cards import Card, card_points, format_cards, parse_cards
 
-from .follow import explain_follow, is_legal_follow
+from .follow import explain_follow, follow_refusal, is_legal_follow
 from .follow_choice import legal_follow_hint, random_legal_follow
 from .lead_choice import random_valid_lead
 from .pattern import Pattern
-from .patterns import classify, explain_lead, is_valid_lead
+from .patterns import classify, explain_lead, is_valid_lead, lead_refusal
 from .presets import PRESETS, Preset, PresetLike, get_preset
+from .refusal import Refusal, card_strings, class_code
 from .scoring import hand_result, last_trick_multiplier
 from .trick import trick_winner
 from .trump import CLASS_NAMES, TRUMP_CLASS, Trump
@@ -24,17 +25,22 @@ __all__ = [
     "Pattern",
     "Preset",
     "PresetLike",
+    "Refusal",
     "Trump",
     "card_points",
+    "card_strings",
+    "class_code",
     "classify",
     "explain_follow",
     "explain_lead",
+    "follow_refusal",
     "format_cards",
     "get_preset",
     "hand_result",
     "is_legal_follow",
     "is_valid_lead",
     "last_trick_multiplier",
+    "lead_refusal",
     "legal_follow_hint",
     "parse_cards",
     "random_legal_follow",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from tuolaji.cards import KINDS, Card, format_cards
 
@@ -11,6 +11,7 @@ from .follow_choice import legal_follow_hint
 from .pattern import Pattern
 from .patterns import check_kinds, classify, lead_pattern
 from .presets import Preset, PresetLike, get_preset
+from .refusal import Refusal, card_strings, class_code, shape_params
 from .structure import (
     EXACT,
     EXACT_OR_SAME,
@@ -54,6 +55,25 @@ def explain_follow(
     preset: PresetLike = "nanning",
 ) -> str | None:
     """``None`` for a legal follow, else a message naming the rule it breaks and what it requires."""
+    refusal = follow_refusal(hand, lead, play, trump, preset)
+    return None if refusal is None else refusal.message
+
+
+def follow_refusal(
+    hand: Sequence[Card],
+    lead: Sequence[Card],
+    play: Sequence[Card],
+    trump: Trump,
+    preset: PresetLike = "nanning",
+) -> Refusal | None:
+    """``None`` for a legal follow, else why it is wrong: a reason code, the rule, params and a message.
+
+    Reasons: ``wrong_count`` and ``not_held`` (R22), ``left_out`` (R23), ``off_class``, ``exact``,
+    ``same_count``, ``tractors``, ``pairs`` (R24), ``exact_or_same`` (R25). Params always hold
+    ``lead_size`` and, from ``left_out`` on, the lead's ``class`` and ``shape``, the number of
+    cards ``held`` of that class and ``example``, a legal follow from the same hand. Legality is
+    :func:`is_legal_follow`'s.
+    """
     rules = get_preset(preset)
     failure = _failure(hand, lead, play, trump, rules)
     if failure == _LEGAL:
@@ -61,44 +81,78 @@ def explain_follow(
     pattern = lead_pattern(lead, trump, rules)
     n = pattern.size
     if failure == _WRONG_COUNT:
-        return f"R22: a follow has exactly as many cards as the lead ({n}); you played {len(play)}"
+        return Refusal(
+            "wrong_count",
+            "R22",
+            f"R22: a follow has exactly as many cards as the lead ({n}); you played {len(play)}",
+            {"lead_size": n, "count": len(play)},
+        )
     if failure == _NOT_HELD:
         missing = _minus(play, hand)
-        return f"R22: you do not hold {format_cards(missing)}"
+        return Refusal(
+            "not_held",
+            "R22",
+            f"R22: you do not hold {format_cards(missing)}",
+            {"lead_size": n, "missing": card_strings(missing)},
+        )
     trumps = pattern.suit_class == TRUMP_CLASS
     name = "trumps" if trumps else CLASS_NAMES[pattern.suit_class]
     cards_name = "trumps" if trumps else f"{name} cards"
     held = [card for card in hand if trump.suit_classes[card] == pattern.suit_class]
     held.sort(key=trump.sort_keys.__getitem__)
-    example = format_cards(legal_follow_hint(hand, lead, trump, rules))
+    hint = legal_follow_hint(hand, lead, trump, rules)
+    example = format_cards(hint)
+    base: dict[str, Any] = {
+        "lead_size": n,
+        "class": class_code(pattern.suit_class),
+        "shape": shape_params(pattern.arity, pattern.length),
+        "held": len(held),
+        "example": card_strings(hint),
+    }
     if failure == _LEFT_OUT:
-        return (
+        kept = _minus(held, play)
+        return Refusal(
+            "left_out",
+            "R23",
             f"R23: you hold only {len(held)} {cards_name}, no more than the lead's {n}, so the follow "
             f"must include all of them ({format_cards(held)}), e.g. {example}; "
-            f"you kept {format_cards(_minus(held, play))}"
+            f"you kept {format_cards(kept)}",
+            {**base, "kept": card_strings(kept)},
         )
     if failure == _OFF_CLASS:
         others = [card for card in play if trump.suit_classes[card] != pattern.suit_class]
         must = "有主的必須跟主" if trumps else "有同花色的必須跟同花色"
-        return (
+        return Refusal(
+            "off_class",
+            "R24",
             f"R24: you hold {len(held)} {cards_name}, more than the lead's {n}, so all {n} cards "
-            f"must be {cards_name} ({must}), e.g. {example}; you played {format_cards(others)}"
+            f"must be {cards_name} ({must}), e.g. {example}; you played {format_cards(others)}",
+            {**base, "others": card_strings(others)},
         )
     lead_shape = pattern.describe()
     if failure == EXACT:
-        return (
+        return Refusal(
+            "exact",
+            "R24",
             f"R24: you hold a {lead_shape} of {name} and must follow with a {lead_shape} "
-            f"(same type and count as the lead), e.g. {example}"
+            f"(same type and count as the lead), e.g. {example}",
+            base,
         )
     if failure == SAME_COUNT:
-        return (
+        return Refusal(
+            "same_count",
+            "R24",
             f"R24: you hold no {lead_shape} of {name} but a tractor of {n} {cards_name}, and must follow "
-            f"with a tractor of {n} cards, e.g. {example}"
+            f"with a tractor of {n} cards, e.g. {example}",
+            base,
         )
     if failure == EXACT_OR_SAME:
-        return (
+        return Refusal(
+            "exact_or_same",
+            "R25",
             f"R25 ({rules.name}): you hold a {lead_shape} or a tractor of {n} {cards_name} and must "
-            f"follow with one of them, e.g. {example}"
+            f"follow with one of them, e.g. {example}",
+            {**base, "preset": rules.name},
         )
     counts = _counts(held)
     play_counts = _counts(play)
@@ -107,17 +161,23 @@ def explain_follow(
     if failure == TRACTORS:
         best = structure_value(counts, chains, kinds, n)
         got = structure_value(play_counts, chains, kinds, n)
-        return (
+        return Refusal(
+            "tractors",
+            "R24",
             f"R24: you hold no {lead_shape} and no tractor of {n} {cards_name}, so the follow must hold "
             f"the largest tractors you can make, then pairs: {_describe_value(best)}, e.g. {example}; "
-            f"your play has {_describe_value(got)}"
+            f"your play has {_describe_value(got)}",
+            {**base, "best": _value_params(best), "got": _value_params(got)},
         )
     best_pairs = min(n // 2, sum(counts[k] // 2 for k in kinds))
     got_pairs = sum(play_counts[k] // 2 for k in kinds)
-    return (
+    return Refusal(
+        "pairs",
+        "R24",
         f"R24: you hold no {lead_shape} of {name}, so the follow must hold as many pairs as you can "
         f"make ({best_pairs}; a triple counts as one pair, a bomb as two), e.g. {example}; "
-        f"your play has {got_pairs}"
+        f"your play has {got_pairs}",
+        {**base, "best_pairs": best_pairs, "got_pairs": got_pairs},
     )
 
 
@@ -193,6 +253,11 @@ def _minus(cards: Sequence[Card], other: Sequence[Card]) -> list[Card]:
         else:
             rest.append(card)
     return rest
+
+
+def _value_params(value: tuple[tuple[int, ...], int]) -> dict[str, Any]:
+    tractors, pairs = value
+    return {"tractors": list(tractors), "pairs": pairs}
 
 
 def _describe_value(value: tuple[tuple[int, ...], int]) -> str:

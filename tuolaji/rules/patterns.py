@@ -8,6 +8,7 @@ from tuolaji.cards import KINDS, Card, format_cards
 
 from .pattern import UNIT_NAMES, Pattern
 from .presets import PresetLike, get_preset
+from .refusal import Refusal, card_strings, class_code
 from .trump import CLASS_NAMES, LOW_2233_TOP, TRUMP_CLASS, Trump, kinds_mask
 
 
@@ -60,31 +61,57 @@ def is_valid_lead(cards: Sequence[Card], trump: Trump, preset: PresetLike = "nan
 
 def explain_lead(cards: Sequence[Card], trump: Trump, preset: PresetLike = "nanning") -> str | None:
     """``None`` for a valid lead (R13), else a message saying why it is not one."""
+    refusal = lead_refusal(cards, trump, preset)
+    return None if refusal is None else refusal.message
+
+
+def lead_refusal(cards: Sequence[Card], trump: Trump, preset: PresetLike = "nanning") -> Refusal | None:
+    """``None`` for a valid lead (R13), else why it is not one, with a reason code and params:
+    ``empty``, ``mixed_classes`` (``classes``), ``mixed_arities`` (``arities``), ``singles``,
+    ``too_many`` (R10) or ``not_consecutive`` (``arity``). Every params has the sorted ``cards``."""
     if classify(cards, trump, preset) is not None:
         return None
     if not cards:
-        return "R13: a lead needs at least one card"
-    shown = format_cards(sorted(cards, key=trump.sort_keys.__getitem__))
-    classes = {trump.suit_classes[card] for card in cards}
+        return Refusal("empty", "R13", "R13: a lead needs at least one card", {"cards": []})
+    ordered = sorted(cards, key=trump.sort_keys.__getitem__)
+    shown = format_cards(ordered)
+    base = {"cards": card_strings(ordered)}
+    classes = sorted({trump.suit_classes[card] for card in cards}, key=_class_order)
     if len(classes) > 1:
-        names = " and ".join(CLASS_NAMES[c] for c in sorted(classes, key=_class_order))
-        return f"R13: a lead must be all of one suit-class; {shown} mixes {names}"
+        names = " and ".join(CLASS_NAMES[c] for c in classes)
+        return Refusal(
+            "mixed_classes",
+            "R13",
+            f"R13: a lead must be all of one suit-class; {shown} mixes {names}",
+            {**base, "classes": [class_code(c) for c in classes]},
+        )
     counts: dict[Card, int] = {}
     for card in cards:
         counts[card] = counts.get(card, 0) + 1
     arities = sorted(set(counts.values()), reverse=True)
     if len(arities) > 1:
-        return (
+        return Refusal(
+            "mixed_arities",
+            "R13",
             f"R13: a lead must be one unit or one tractor; {shown} mixes units of "
-            f"{' and '.join(map(str, arities))} cards (R11: mixed arities are not a tractor)"
+            f"{' and '.join(map(str, arities))} cards (R11: mixed arities are not a tractor)",
+            {**base, "arities": arities},
         )
     if arities[0] == 1:
-        return f"R13: a lead must be one unit or one tractor; {shown} are different singles (no throws, 甩牌)"
+        return Refusal(
+            "singles",
+            "R13",
+            f"R13: a lead must be one unit or one tractor; {shown} are different singles (no throws, 甩牌)",
+            base,
+        )
     if arities[0] > 4:
-        return f"R10: {shown} holds more than 4 identical cards"
-    return (
+        return Refusal("too_many", "R10", f"R10: {shown} holds more than 4 identical cards", base)
+    return Refusal(
+        "not_consecutive",
+        "R13",
         f"R13: a lead must be one unit or one tractor; the {UNIT_NAMES[arities[0]]}s in {shown} "
-        "are not consecutive in the tractor sequence (R12; no gapped tractors)"
+        "are not consecutive in the tractor sequence (R12; no gapped tractors)",
+        {**base, "arity": arities[0]},
     )
 
 

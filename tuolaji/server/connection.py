@@ -61,9 +61,16 @@ class Connection:
         self._outbox.append(text)
         self._wake()
 
-    def error(self, code: str, text: str, ref: str | int | None = None, rule: str | None = None) -> None:
-        """Queue an ``error`` message."""
-        self.send(error_message(code, text, ref, rule))
+    def error(
+        self,
+        code: str,
+        text: str,
+        ref: str | int | None = None,
+        rule: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
+        """Queue an ``error`` message (``params`` let the client word it, docs/PROTOCOL.md §2.5)."""
+        self.send(error_message(code, text, ref, rule, params))
 
     def close(self, code: int = 1000) -> None:
         """Flush what is queued, then close the socket with ``code``."""

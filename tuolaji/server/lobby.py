@@ -263,7 +263,7 @@ class Lobby:
         try:
             msg = parse_client_message(envelope.text or "")
         except ProtocolError as error:
-            self.deliver(client, dumps(error_message(error.code, str(error), error.ref, error.rule)))
+            self.deliver(client, dumps(error_message(error.code, str(error), error.ref, error.rule, error.params)))
             return None
         return table_command(client, player, msg)
 
@@ -364,7 +364,12 @@ class Lobby:
     async def hello(self, conn: Connection, token: str, ref: str | int | None) -> None:
         """Authenticate ``conn``; a second connection of the same account replaces the first."""
         if conn.account is not None:
-            conn.error("bad_message", "hello: this connection is already authenticated", ref)
+            conn.error(
+                "bad_message",
+                "hello: this connection is already authenticated",
+                ref,
+                params={"reason": "already_authenticated"},
+            )
             return
         account = await self.accounts.by_token(token)
         if account is None:
@@ -442,10 +447,15 @@ class Lobby:
             return
         account = conn.account
         if account is None:
-            conn.error("auth_required", f"{kind}: send hello with your token first", ref)
+            conn.error("auth_required", f"{kind}: send hello with your token first", ref, params={"type": kind})
             return
         if self.stopping:
-            conn.error("server_restarting", f"{kind}: the server is restarting; try again in a moment", ref)
+            conn.error(
+                "server_restarting",
+                f"{kind}: the server is restarting; try again in a moment",
+                ref,
+                params={"type": kind},
+            )
             return
         if kind == "lobby":
             self._subscribe(conn, msg.fields["on"], ref)
@@ -456,7 +466,7 @@ class Lobby:
         else:
             place = self.places.get(conn.id)
             if place is None:
-                conn.error("not_seated", f"{kind}: you are not at a table", ref)
+                conn.error("not_seated", f"{kind}: you are not at a table", ref, params={"table": None})
                 return
             if kind == "leave" and place.watching:
                 self.places.pop(conn.id, None)
@@ -475,32 +485,48 @@ class Lobby:
         envelope = Envelope("message", conn.id, player_of(conn.account).to_json(), msg.text)
         if await self._send(table_id, envelope):
             return True
-        conn.error("table_moving", f"{msg.type}: the table is moving to another server; try again", msg.id)
+        conn.error(
+            "table_moving",
+            f"{msg.type}: the table is moving to another server; try again",
+            msg.id,
+            params={"table": table_id, "type": msg.type},
+        )
         return False
 
     async def _join_or_watch(self, conn: Connection, msg: ClientMessage) -> None:
         assert conn.account is not None
         kind, ref, table_id = msg.type, msg.id, msg.fields["table"]
         if table_id not in self.summaries and table_id not in self.hosts:
-            conn.error("no_table", f"{kind}: no table {table_id!r}", ref)
+            conn.error("no_table", f"{kind}: no table {table_id!r}", ref, params={"table": table_id})
             return
         if conn.id in self.places or conn.id in self.pending:
-            conn.error("already_seated", f"{kind}: leave your current table first", ref)
+            conn.error("already_seated", f"{kind}: leave your current table first", ref, params=self._at(conn))
             return
         if kind == "join":
             try:
                 current = await self.bus.claim_seat(conn.account.id, table_id)
             except BusDown:
-                conn.error("service_unavailable", f"{kind}: the card room cannot seat anyone right now", ref)
+                conn.error(
+                    "service_unavailable",
+                    f"{kind}: the card room's coordinator (Redis) is unreachable; nobody can sit down now",
+                    ref,
+                    params={"type": kind},
+                )
                 return
             if current is not None:
-                conn.error("already_seated", f"{kind}: leave your current table first", ref)
+                conn.error(
+                    "already_seated", f"{kind}: leave your current table first", ref, params={"table": current.table_id}
+                )
                 return
         self.pending[conn.id] = table_id
         if not await self._route(conn, table_id, msg):
             self.pending.pop(conn.id, None)
             if kind == "join":
                 self.bus.seat_changed(conn.account.id, table_id, None)
+
+    def _at(self, conn: Connection) -> dict[str, Any]:
+        place = self.places.get(conn.id)
+        return {"table": place.table_id if place is not None else self.pending.get(conn.id)}
 
     def _subscribe(self, conn: Connection, on: bool, ref: str | int | None) -> None:
         if on and conn not in self.subscribers:
@@ -515,18 +541,21 @@ class Lobby:
         account = conn.account
         assert account is not None
         if conn.id in self.places or conn.id in self.pending:
-            conn.error("already_seated", f"{msg.type}: leave your current table first", msg.id)
+            conn.error("already_seated", f"{msg.type}: leave your current table first", msg.id, params=self._at(conn))
             return
         raw = msg.fields.get("options", {})
         try:
             options = TableOptions.from_json({**TableOptions().to_json(), **raw})
         except (OptionError, TypeError) as error:
-            conn.error("bad_options", f"{msg.type}: {error}", msg.id)
+            params = error.params if isinstance(error, OptionError) else {"reason": "bad_value"}
+            conn.error("bad_options", f"{msg.type}: {error}", msg.id, params=params)
             return
         table_id = "t" + secrets.token_hex(5)
         try:
-            if await self.bus.claim_seat(account.id, table_id) is not None:
-                conn.error("already_seated", f"{msg.type}: leave your current table first", msg.id)
+            current = await self.bus.claim_seat(account.id, table_id)
+            if current is not None:
+                params = {"table": current.table_id}
+                conn.error("already_seated", f"{msg.type}: leave your current table first", msg.id, params=params)
                 return
             host = await self._new_host(table_id, options)
         except BusDown:
@@ -535,6 +564,7 @@ class Lobby:
                 "service_unavailable",
                 f"{msg.type}: new tables are refused while the card room's coordinator (Redis) is unreachable",
                 msg.id,
+                params={"type": msg.type},
             )
             return
         self.pending[conn.id] = host.id

@@ -36,13 +36,21 @@ MAX_BOT_NAME: Final = 40
 
 
 class ProtocolError(ValueError):
-    """A refused client message: ``code`` as in docs/PROTOCOL.md §2.5, ``ref`` the message's ``id``."""
+    """A refused client message: ``code`` and ``params`` as in docs/PROTOCOL.md §2.5, ``ref`` the message's ``id``."""
 
-    def __init__(self, code: str, message: str, ref: str | int | None = None, rule: str | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        ref: str | int | None = None,
+        rule: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.ref = ref
         self.rule = rule
+        self.params: dict[str, Any] = dict(params or {})
 
 
 Validator = Callable[[str, object], object]
@@ -177,45 +185,60 @@ def _message_id(data: dict[str, Any]) -> str | int | None:
     ref = data.get("id")
     if ref is None:
         return None
+    where = {"reason": "bad_field", "field": "id"}
     if isinstance(ref, bool) or not isinstance(ref, str | int) or (isinstance(ref, str) and len(ref) > 64):
-        raise ProtocolError("bad_message", "field 'id' must be a string of at most 64 characters or an integer")
+        message = "field 'id' must be a string of at most 64 characters or an integer"
+        raise ProtocolError("bad_message", message, params=where)
     if isinstance(ref, int) and not -(2**53) <= ref <= 2**53:
-        raise ProtocolError("bad_message", "field 'id' is out of range")
+        raise ProtocolError("bad_message", "field 'id' is out of range", params=where)
     return ref
 
 
 def parse_client_message(text: str) -> ClientMessage:
     """Validate one text frame against :data:`SCHEMAS`; raise :class:`ProtocolError` if it is refused."""
-    if len(text.encode()) > MAX_FRAME_BYTES:
-        raise ProtocolError("too_large", f"message of {len(text.encode())} bytes; the limit is {MAX_FRAME_BYTES}")
+    size = len(text.encode())
+    if size > MAX_FRAME_BYTES:
+        limits = {"bytes": size, "limit": MAX_FRAME_BYTES}
+        raise ProtocolError("too_large", f"message of {size} bytes; the limit is {MAX_FRAME_BYTES}", params=limits)
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as error:
         raise ProtocolError("bad_json", f"not JSON: {error}") from None
     if not isinstance(data, dict):
-        raise ProtocolError("bad_message", f"a message must be a JSON object, got {type(data).__name__}")
+        message = f"a message must be a JSON object, got {type(data).__name__}"
+        raise ProtocolError("bad_message", message, params={"reason": "not_object"})
     ref = _message_id(data)
     if data.get("v") != PROTOCOL_VERSION or isinstance(data.get("v"), bool):
-        raise ProtocolError("bad_message", f"field 'v' must be {PROTOCOL_VERSION} (protocol version)", ref)
+        message = f"field 'v' must be {PROTOCOL_VERSION} (protocol version)"
+        raise ProtocolError("bad_message", message, ref, params={"reason": "bad_field", "field": "v"})
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in SCHEMAS:
-        raise ProtocolError("unknown_type", f"unknown message type {kind!r}; known: {', '.join(sorted(SCHEMAS))}", ref)
+        message = f"unknown message type {kind!r}; known: {', '.join(sorted(SCHEMAS))}"
+        raise ProtocolError("unknown_type", message, ref, params={"type": kind if isinstance(kind, str) else None})
     schema = SCHEMAS[kind].fields
     extra = sorted(set(data) - set(schema) - {"v", "type", "id"})
     if extra:
-        raise ProtocolError("bad_message", f"{kind}: unknown field(s) {', '.join(map(repr, extra))}", ref)
+        message = f"{kind}: unknown field(s) {', '.join(map(repr, extra))}"
+        raise ProtocolError(
+            "bad_message", message, ref, params={"reason": "unknown_field", "type": kind, "fields": extra}
+        )
     fields: dict[str, Any] = {}
     for name, (validator, required) in schema.items():
+        where = {"type": kind, "field": name}
         if name not in data:
             if required:
-                raise ProtocolError("bad_message", f"{kind}: missing field {name!r}", ref)
+                raise ProtocolError(
+                    "bad_message", f"{kind}: missing field {name!r}", ref, params={"reason": "missing_field", **where}
+                )
             continue
         try:
             fields[name] = validator(name, data[name])
         except CardError as error:
-            raise ProtocolError("bad_card", f"{kind}: {error}", ref) from None
+            raise ProtocolError("bad_card", f"{kind}: {error}", ref, params=where) from None
         except ValueError as error:
-            raise ProtocolError("bad_message", f"{kind}: {error}", ref) from None
+            raise ProtocolError(
+                "bad_message", f"{kind}: {error}", ref, params={"reason": "bad_field", **where}
+            ) from None
     return ClientMessage(kind, fields, ref, text)
 
 
@@ -224,9 +247,16 @@ def message(kind: str, **fields: Any) -> dict[str, Any]:
     return {"v": PROTOCOL_VERSION, "type": kind, **fields}
 
 
-def error_message(code: str, text: str, ref: str | int | None = None, rule: str | None = None) -> dict[str, Any]:
-    """The ``error`` message (docs/PROTOCOL.md §2.5)."""
-    body = message("error", code=code, message=text)
+def error_message(
+    code: str,
+    text: str,
+    ref: str | int | None = None,
+    rule: str | None = None,
+    params: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The ``error`` message (docs/PROTOCOL.md §2.5): a stable ``code`` with JSON-ready ``params``
+    for the client to word in its reader's language; ``text`` is the English fallback."""
+    body = message("error", code=code, message=text, params=params or {})
     if ref is not None:
         body["ref"] = ref
     if rule is not None:

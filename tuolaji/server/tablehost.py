@@ -202,8 +202,8 @@ class TableHost:
         match effect:
             case Send(client, kind, fields):
                 room.deliver(client, dumps(message(kind, **fields)))
-            case Refuse(client, code, text, ref, rule):
-                room.deliver(client, dumps(error_message(code, text, ref, rule)))
+            case Refuse(client, code, text, ref, rule, params):
+                room.deliver(client, dumps(error_message(code, text, ref, rule, params)))
             case Ack(client, ref):
                 room.deliver(client, dumps(message("ack", ref=ref)))
             case SendState():

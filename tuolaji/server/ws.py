@@ -31,21 +31,31 @@ async def serve_socket(websocket: WebSocket, lobby: Lobby) -> None:
             if text is None:
                 size = len(frame.get("bytes") or b"")
                 if size > MAX_FRAME_BYTES:
-                    conn.error("too_large", f"message of {size} bytes; the limit is {MAX_FRAME_BYTES}")
+                    conn.error(
+                        "too_large",
+                        f"message of {size} bytes; the limit is {MAX_FRAME_BYTES}",
+                        params={"bytes": size, "limit": MAX_FRAME_BYTES},
+                    )
                 else:
-                    conn.error("bad_message", "binary frames are not part of the protocol; send JSON text")
+                    conn.error(
+                        "bad_message",
+                        "binary frames are not part of the protocol; send JSON text",
+                        params={"reason": "binary"},
+                    )
                 continue
             if not conn.limiter.allow():
                 if conn.limiter.dropped >= FLOOD_LIMIT:
-                    conn.error("rate_limited", "too many messages; closing the connection")
+                    conn.error(
+                        "rate_limited", "too many messages; closing the connection", params={"reason": "closing"}
+                    )
                     conn.close(CLOSE_POLICY)
                     break
-                conn.error("rate_limited", "too many messages; this one was dropped")
+                conn.error("rate_limited", "too many messages; this one was dropped", params={"reason": "dropped"})
                 continue
             try:
                 msg = parse_client_message(text)
             except ProtocolError as error:
-                conn.error(error.code, str(error), error.ref, error.rule)
+                conn.error(error.code, str(error), error.ref, error.rule, error.params)
                 continue
             try:
                 await lobby.dispatch(conn, msg)

@@ -4,11 +4,29 @@ import * as api from "./api.js";
 import { bindBotLevel, chosenBot } from "./bots.js";
 import { confirmWrongFollow, showSettlement } from "./dialogs.js";
 import { h, toast } from "./dom.js";
-import { LANGUAGES, language, onLanguageChange, setLanguage, t, title, translatePage } from "./i18n.js";
-import { LobbyView, readOptions } from "./lobby.js";
+import { describeError } from "./errors.js";
+import { LANGUAGES, addStrings, language, onLanguageChange, setLanguage, t, title, translatePage } from "./i18n.js";
+import { LobbyView, bindWarnFollow, readOptions, warnWrongFollow } from "./lobby.js";
 import { HistoryView } from "./replay.js";
+import { RulesView } from "./rules.js";
 import { Socket } from "./socket.js";
-import { TableView } from "./table.js";
+import * as sound from "./sound.js";
+import { TableView, seatName } from "./table.js";
+
+addStrings({
+  warn_wrong_follow: ["跟错牌先提示我（新手）", "跟錯牌先提示我（新手）", "Warn me before a wrong follow (beginners)"],
+  warn_wrong_follow_short: ["跟错先提示", "跟錯先提示", "Warn wrong follows"],
+  mode_laogai_warn: ["劳改（先提示）", "勞改（先提示）", "勞改 (with warning)"],
+  reconnect_banner: ["连接中断，正在重新连接…", "連線中斷，正在重新連線…", "Connection lost: reconnecting…"],
+  restart_banner: ["服务器正在重启，马上重新连接…", "伺服器正在重新啟動，馬上重新連線…", "The server is restarting: reconnecting…"],
+  sound_on: ["声音：开（点一下静音）", "聲音：開（按一下靜音）", "Sound on (click to mute)"],
+  sound_off: ["声音：关（点一下打开）", "聲音：關（按一下打開）", "Sound off (click to turn on)"],
+  remind_sent: ["已提醒{name}：这一轮的跟牌可能不合规则", "已提醒{name}：這一輪的跟牌可能不合規則", "You reminded {name}: their follow may break the rules"],
+  remind_got: ["{name}提醒你：这一轮的跟牌可能不合规则，可以撤牌", "{name}提醒你：這一輪的跟牌可能不合規則，可以撤牌", "{name} reminds you: your follow may break the rules; you can still retract"],
+  retracted: ["{name}撤牌 {k} 张，{team}扣 {n} 分", "{name}撤牌 {k} 張，{team}扣 {n} 分", "{name} retracted {k} card(s): {n} points against {team}"],
+  laogai_by: ["{name}跟牌错误，{team}被劳改", "{name}跟牌錯誤，{team}被勞改", "{name} followed wrongly: {team} sentenced (勞改)"],
+  table_gone: ["你的牌桌已经不在了", "你的牌桌已經不在了", "Your table is gone"],
+});
 
 /** @typedef {import("./table.js").TableModel} TableModel */
 
@@ -34,6 +52,9 @@ const state = {
 };
 
 const socket = new Socket(api.savedToken, { onMessage, onStatus });
+const rules = new RulesView(/** @type {HTMLDialogElement} */ ($("rules-dialog")));
+/** Set by `server_restarting` until the next `welcome`: the banner says the server restarts. */
+let restarting = false;
 const lobby = new LobbyView($("table-list"), {
   join: (table, seat) => socket.send("join", { table, seat }),
   watch: (table) => socket.send("watch", { table }),
@@ -84,7 +105,18 @@ function onStatus(status, retryMs) {
   if (status === "connecting") conn.textContent = t("connecting");
   if (status === "waiting") conn.textContent = t("reconnecting", { s: Math.round((retryMs ?? 0) / 1000) });
   if (status === "closed") conn.textContent = t("error");
+  if (status === "open") restarting = false;
   document.body.dataset.conn = status;
+  renderReconnect();
+}
+
+/** The banner shown while the socket retries after having been open (or the server said it restarts). */
+function renderReconnect() {
+  const banner = $("reconnect");
+  const status = document.body.dataset.conn;
+  const retrying = socket.wasOpen && (status === "connecting" || status === "waiting");
+  banner.hidden = !(retrying || restarting);
+  banner.textContent = t(restarting ? "restart_banner" : "reconnect_banner");
 }
 
 /** @param {import("./socket.js").Message} msg */
@@ -93,13 +125,20 @@ function onMessage(msg) {
     case "welcome":
       state.account = msg.account;
       state.laogaiConfirm = msg.laogai_confirm === true;
+      state.pendingPlay = null;
       renderMe();
       if (msg.table === null) {
+        if (state.table.summary && state.table.seat !== null) toast(t("table_gone"));
         resetTable();
         if (state.screen !== "history-screen") show("lobby-screen");
       } else {
+        // Back at the same table (reload, dropped connection, server restart): `table` and a full `state` follow.
         enterTable();
       }
+      break;
+    case "server_restarting":
+      restarting = true;
+      renderReconnect();
       break;
     case "lobby":
       lobby.setAll(msg.tables);
@@ -124,6 +163,7 @@ function onMessage(msg) {
       onState(msg);
       break;
     case "hand_end":
+      if (msg.result?.kind !== "redeal") sound.play("settlement");
       showSettlement(/** @type {HTMLDialogElement} */ ($("settle-dialog")), msg, {
         summary: state.summaryAtStart ?? state.table.summary, seat: state.table.seat, levelsBefore: state.levelsAtStart,
       });
@@ -153,13 +193,47 @@ function onState(msg) {
     state.summaryAtStart = model.summary;
     state.levelsAtStart = model.summary ? [...model.summary.levels] : null;
   }
+  const wasMyTurn = myTurn();
   model.view = msg.view;
   model.clock = msg.clock ? clockFrom(msg.clock) : null;
-  for (const event of msg.events ?? []) {
-    if (event.type === "laogai_retract") toast(t("laogai_retracted"));
-  }
+  for (const event of msg.events ?? []) onEvent(event);
   enterTable();
   tableView.render(model);
+  if (myTurn() && !wasMyTurn && !msg.full) sound.play("turn");
+}
+
+/** @returns {boolean} whether I am to play now (and not on 託管) */
+function myTurn() {
+  const { view, seat } = state.table;
+  return seat !== null && view !== null && view.phase === "playing" && view.to_move === seat && !view.autoplay[seat];
+}
+
+/**
+ * Notices and sounds for what happened at the table, in the reader's language.
+ * @param {{type: string, [key: string]: any}} event
+ */
+function onEvent(event) {
+  const mine = state.table.seat;
+  const name = (/** @type {number} */ seat) => seatName(state.table.summary?.seats[seat]);
+  const team = (/** @type {number} */ seat) =>
+    t(mine === null ? (seat % 2 === 0 ? "team_ns" : "team_ew") : seat % 2 === mine % 2 ? "our_team" : "their_team");
+  if (event.type === "laogai_retract") toast(t("laogai_retracted"));
+  if (event.type === "remind") {
+    if (event.seat === mine) toast(t("remind_sent", { name: name(event.partner) }));
+    else if (event.partner === mine) toast(t("remind_got", { name: name(event.seat) }), "error");
+  }
+  if (event.type === "retract") {
+    toast(t("retracted", { name: name(event.seat), k: event.cards.length, n: event.penalty, team: team(event.seat) }));
+  }
+  if (event.type === "trick" && (mine === null || event.trick.winner % 2 === mine % 2)) sound.play("trick");
+  if (event.type === "laogai") {
+    const first = event.wrong?.[0];
+    if (first) {
+      const why = describeError({ code: "illegal_follow", params: { reason: first.reason, rule: first.rule } });
+      toast(`${t("laogai_by", { name: name(first.seat), team: team(first.seat) })} · ${why.text}${why.rule ? ` (${why.rule})` : ""}`, "error");
+    }
+    sound.play("laogai");
+  }
 }
 
 /** Show the table screen (unless the player is reading the history). */
@@ -195,11 +269,12 @@ async function onError(msg) {
   if (pending && msg.ref === pending.id) {
     state.pendingPlay = null;
     if (msg.code === "confirm_laogai") {
-      const yes = await confirmWrongFollow(/** @type {HTMLDialogElement} */ ($("confirm-dialog")), msg.message);
+      const yes = await confirmWrongFollow(/** @type {HTMLDialogElement} */ ($("confirm-dialog")), msg,
+        (seat) => tableView.seatName(seat));
       if (yes) sendPlay(pending.cards, true);
       return;
     }
-    tableView.showError(msg.message);
+    tableView.showError(msg);
     return;
   }
   if (msg.code === "bad_token") {
@@ -210,8 +285,8 @@ async function onError(msg) {
     toast(t("session_replaced"), "error");
     return;
   }
-  if (state.screen === "table-screen") tableView.showError(msg.message);
-  else toast(msg.message, "error");
+  if (state.screen === "table-screen") tableView.showError(msg);
+  else toast(describeError(msg).text, "error");
 }
 
 function resetTable() {
@@ -253,14 +328,14 @@ function setupAuth() {
       errorBox.textContent = "";
       startSession(session);
     } catch (error) {
-      errorBox.textContent = error instanceof Error ? error.message : String(error);
+      errorBox.textContent = httpErrorText(error);
     }
   });
   $("guest").addEventListener("click", async () => {
     try {
       startSession(await api.guest());
     } catch (error) {
-      errorBox.textContent = error instanceof Error ? error.message : String(error);
+      errorBox.textContent = httpErrorText(error);
     }
   });
   $("logout").addEventListener("click", async () => {
@@ -269,19 +344,33 @@ function setupAuth() {
   });
 }
 
+/**
+ * An HTTP refusal in the reader's language (by its code; a network failure gets the generic text).
+ * @param {unknown} error
+ * @returns {string}
+ */
+function httpErrorText(error) {
+  const code = error && typeof error === "object" && "code" in error ? String(error.code) : "unknown";
+  return describeError({ code }).text;
+}
+
 function setupLobby() {
   const dialog = /** @type {HTMLDialogElement} */ ($("create-dialog"));
   const form = /** @type {HTMLFormElement} */ ($("create-form"));
   bindBotLevel(/** @type {HTMLSelectElement} */ ($("bot-level")));
   bindBotLevel(/** @type {HTMLSelectElement} */ (form.elements.namedItem("bot")));
+  bindWarnFollow(/** @type {HTMLInputElement} */ ($("warn-follow")));
+  bindWarnFollow(/** @type {HTMLInputElement} */ (form.elements.namedItem("warn_wrong_follow")));
   $("create-open").addEventListener("click", () => dialog.showModal());
   api.options().then(({ defaults }) => {
     for (const [name, value] of Object.entries(defaults)) {
       const field = form.elements.namedItem(name);
+      if (field instanceof HTMLInputElement && field.type === "checkbox") continue;
       if (field instanceof HTMLInputElement || field instanceof HTMLSelectElement) field.value = String(value);
     }
   }, () => undefined);
-  $("play-now").addEventListener("click", () => socket.send("play_now", { bot: chosenBot() }));
+  $("play-now").addEventListener("click", () =>
+    socket.send("play_now", { bot: chosenBot(), options: { warn_wrong_follow: warnWrongFollow() } }));
   $("history-open").addEventListener("click", async () => {
     if (!state.account) return;
     show("history-screen");
@@ -306,13 +395,45 @@ function setupLanguage() {
     lobby.render();
     if (state.table.summary || state.table.view) tableView.retranslate();
     if (state.screen === "history-screen") history.render();
+    if (/** @type {HTMLDialogElement} */ ($("rules-dialog")).open) rules.render();
+    renderMute();
+    renderReconnect();
   });
   translatePage(document);
+}
+
+/** The 規則 page follows the address: #rules, or #rules/R13 at a rule (refusals link there). */
+function setupRules() {
+  const route = () => {
+    const match = /^#rules(?:\/(R\d+|tables|presets))?$/.exec(location.hash);
+    if (match) rules.open(match[1] === "tables" || match[1] === "presets" ? null : match[1] ?? null);
+  };
+  window.addEventListener("hashchange", route);
+  route();
+}
+
+function renderMute() {
+  const button = $("mute");
+  const off = sound.muted();
+  button.setAttribute("aria-pressed", String(off));
+  button.title = t(off ? "sound_off" : "sound_on");
+  button.setAttribute("aria-label", button.title);
+}
+
+function setupSound() {
+  $("mute").addEventListener("click", () => {
+    sound.setMuted(!sound.muted());
+    renderMute();
+  });
+  document.addEventListener("pointerdown", () => sound.unlock(), { once: true });
+  renderMute();
 }
 
 setupLanguage();
 setupAuth();
 setupLobby();
+setupSound();
+setupRules();
 lobby.render();
 if (api.savedToken()) {
   socket.start();

@@ -1,6 +1,7 @@
 // Modal dialogs: the end-of-hand settlement and the 勞改 confirmation.
 
 import { fill, h } from "./dom.js";
+import { errorElement } from "./errors.js";
 import { t, title } from "./i18n.js";
 import { levelText, seatName } from "./table.js";
 
@@ -83,12 +84,13 @@ export function showSettlement(dialog, end, ctx) {
 }
 
 /**
- * Ask whether to play a follow that breaks the rules (勞改 mode).
+ * Ask whether to play a follow that breaks the rules (勞改 tables with warn_wrong_follow).
  * @param {HTMLDialogElement} dialog
- * @param {string} reason the server's explanation (names the rule)
+ * @param {import("./errors.js").Refusal} refusal the `confirm_laogai` error (its params say why)
+ * @param {(seat: number) => string} names
  * @returns {Promise<boolean>} true to play it anyway
  */
-export function confirmWrongFollow(dialog, reason) {
+export function confirmWrongFollow(dialog, refusal, names) {
   return new Promise((resolve) => {
     const done = (/** @type {boolean} */ answer) => {
       dialog.close();
@@ -96,7 +98,7 @@ export function confirmWrongFollow(dialog, reason) {
     };
     dialog.replaceChildren(
       h("h2", {}, t("confirm_wrong_title")),
-      h("p.reason", {}, reason),
+      h("p.reason", {}, errorElement({ ...refusal, code: "illegal_follow" }, names)),
       h("p", {}, t("confirm_wrong_body")),
       h("div.row.end", {},
         h("button", { onclick: () => done(false), dataset: { action: "cancel-wrong" } }, t("cancel")),

@@ -1,12 +1,14 @@
 // The player's hand: sorted fan of cards, selection by click or by pressing and dragging across cards.
 
 import { cardElement, displayGroup, isTrump, sortCards } from "./cards.js";
+import { h } from "./dom.js";
 
 /** @typedef {import("./cards.js").TrumpContext} TrumpContext */
 
 const MIN_STEP = 0.26; // smallest visible strip of an overlapped card, as a fraction of its width
+const MIN_STRIP_PX = 28; // ... and never under 28 CSS px, so a finger can tap every card
 const MAX_STEP = 0.62;
-const GROUP_GAP = 0.18; // extra space between suit groups when there is room
+const GROUP_GAP = 0.18; // extra space between suit groups when there is room, in steps
 
 export class Hand {
   /**
@@ -99,7 +101,7 @@ export class Hand {
     this.root.classList.toggle("disabled", !on);
   }
 
-  /** Recompute the overlap so the fan fits its width: one row, or two on a narrow screen. */
+  /** Recompute the overlap so each row fits its width, with a gap between suit groups when there is room. */
   layout() {
     const rows = [...this.root.querySelectorAll(".hand-row")];
     const width = this.#innerWidth();
@@ -108,14 +110,65 @@ export class Hand {
       const cards = /** @type {HTMLElement[]} */ ([...row.children]);
       const groups = cards.filter((el, i) => i > 0 && el.dataset.group !== cards[i - 1].dataset.group).length;
       const free = width - cardWidth;
-      const units = Math.max(cards.length - 1, 1) + groups * GROUP_GAP;
-      const step = Math.min(MAX_STEP * cardWidth, free / units);
-      const gap = step * GROUP_GAP;
+      const steps = Math.max(cards.length - 1, 1);
+      let step = Math.min(MAX_STEP * cardWidth, free / (steps + groups * GROUP_GAP));
+      let gap = step * GROUP_GAP;
+      if (step < this.#minStep(cardWidth)) {
+        step = Math.min(MAX_STEP * cardWidth, free / steps);
+        gap = 0;
+      }
       cards.forEach((el, i) => {
         const newGroup = i > 0 && el.dataset.group !== cards[i - 1].dataset.group;
         el.style.marginLeft = i === 0 ? "0px" : `${step - cardWidth + (newGroup ? gap : 0)}px`;
       });
     }
+  }
+
+  /** @param {number} cardWidth @returns {number} the narrowest visible strip of a card, in CSS px */
+  #minStep(cardWidth) {
+    return Math.max(MIN_STRIP_PX, MIN_STEP * cardWidth);
+  }
+
+  /**
+   * The cards of each row: display groups (trumps, then each suit) packed in order into as few rows
+   * as fit the width at the narrowest strip; a group too long for a row is split. Cards keep their order.
+   * @returns {HTMLDivElement[][]}
+   */
+  #rows() {
+    const cardWidth = this.#cardWidth();
+    const room = (this.#innerWidth() - cardWidth) / this.#minStep(cardWidth);
+    const capacity = Math.max(1, Math.floor(room) + 1);
+    if (this.elements.length <= capacity) return [this.elements];
+    /** @type {HTMLDivElement[][]} */
+    const groups = [];
+    for (const el of this.elements) {
+      const last = groups[groups.length - 1];
+      if (last && last[0].dataset.group === el.dataset.group) last.push(el);
+      else groups.push([el]);
+    }
+    /** @type {HTMLDivElement[][]} */
+    const rows = [];
+    /** @type {HTMLDivElement[]} */
+    let row = [];
+    let gaps = 0;
+    for (let group of groups) {
+      if (row.length && row.length + (gaps + 1) * GROUP_GAP + group.length > room + 1) {
+        rows.push(row);
+        row = [];
+        gaps = 0;
+      }
+      while (group.length > capacity - row.length) {
+        const cut = capacity - row.length;
+        rows.push([...row, ...group.slice(0, cut)]);
+        group = group.slice(cut);
+        row = [];
+        gaps = 0;
+      }
+      if (row.length) gaps += 1;
+      row.push(...group);
+    }
+    if (row.length) rows.push(row);
+    return rows;
   }
 
   /** @returns {number} the width of one card in the fan, in CSS pixels */
@@ -132,32 +185,21 @@ export class Hand {
   }
 
   #resized() {
-    const rows = this.root.querySelectorAll(".hand-row").length;
-    if (this.cards.length > 0 && rows !== Math.min(this.#rowsNeeded(), 3)) this.#render();
+    const shown = [...this.root.querySelectorAll(".hand-row")].map((row) => row.children.length).join(",");
+    const wanted = this.#rows().map((row) => row.length).join(",");
+    if (this.cards.length > 0 && shown !== wanted) this.#render();
     else this.layout();
   }
 
-  #rowsNeeded() {
-    const width = this.#innerWidth();
-    const cardWidth = this.#cardWidth();
-    const perRow = Math.floor((width - cardWidth) / (MIN_STEP * cardWidth)) + 1;
-    return Math.max(1, Math.ceil(this.cards.length / perRow));
-  }
-
   #render() {
-    const first = document.createElement("div");
-    first.className = "hand-row";
-    first.append(...this.elements);
-    this.root.replaceChildren(first);
-    const rows = Math.min(this.#rowsNeeded(), 3);
-    const perRow = Math.ceil(this.elements.length / rows);
-    for (let r = 1; r < rows; r++) {
-      const row = document.createElement("div");
-      row.className = "hand-row";
-      row.append(...this.elements.slice(r * perRow, (r + 1) * perRow));
-      this.root.append(row);
+    if (!this.root.querySelector(".card")) {
+      // Measure a card's width once there is one to measure (the rows depend on it).
+      this.root.replaceChildren(h("div.hand-row", {}, ...this.elements.slice(0, 1)));
     }
+    const rows = this.#rows();
+    this.root.replaceChildren(...rows.map((cards) => h("div.hand-row", {}, ...cards)));
     this.root.dataset.count = String(this.cards.length);
+    this.root.dataset.rows = String(rows.length);
     this.#paint();
     this.layout();
   }

@@ -153,6 +153,25 @@ const TITLES = {
   賭神: ["赌神", "God of Gamblers"], 玉帝: ["玉帝", "Jade Emperor"],
 };
 
+/**
+ * Add strings of another module (key → [简体, 繁體, English]); a key already defined is kept.
+ * @param {Record<string, [string, string, string]>} table
+ */
+export function addStrings(table) {
+  for (const [key, entry] of Object.entries(table)) {
+    if (!(key in STRINGS)) STRINGS[key] = entry;
+  }
+}
+
+/**
+ * Whether a key has a text.
+ * @param {string} key
+ * @returns {boolean}
+ */
+export function hasString(key) {
+  return key in STRINGS;
+}
+
 const INDEX = { "zh-Hans": 0, "zh-Hant": 1, en: 2 };
 /** @type {Set<() => void>} */
 const listeners = new Set();

@@ -4,11 +4,10 @@ import { botLevel } from "./bots.js";
 import { cardElement } from "./cards.js";
 import { h } from "./dom.js";
 import { t, title } from "./i18n.js";
-import { levelText, seatName } from "./table.js";
+import { SEAT_KEYS, levelText, seatName } from "./table.js";
 
 /** @typedef {import("./table.js").TableSummary} TableSummary */
 
-const SEAT_KEYS = ["seat_S", "seat_E", "seat_N", "seat_W"];
 const FAN = ["TC", "QD", "KS", "AH", "BJ"];
 
 export class LobbyView {
@@ -71,7 +70,7 @@ export class LobbyView {
         h(`span.state${playing ? ".playing" : ""}`, {}, t(playing ? "status_playing" : "status_waiting"))),
       h("div.meta", {}, [
         t(`preset_${opts.preset}`),
-        t(opts.illegal_follow === "laogai" ? "mode_laogai" : "mode_reject"),
+        t(opts.illegal_follow !== "laogai" ? "mode_reject" : opts.warn_wrong_follow ? "mode_laogai_warn" : "mode_laogai"),
         `${t("team_levels")} ${levelText(table.levels[0])} : ${levelText(table.levels[1])}`,
         `${opts.turn_seconds}s`,
       ].join(" · ")),
@@ -80,10 +79,31 @@ export class LobbyView {
   }
 }
 
+const WARN_KEY = "tuolaji.warn";
+
+/** @returns {boolean} whether new tables ask before a wrong follow (table option warn_wrong_follow; remembered) */
+export function warnWrongFollow() {
+  return localStorage.getItem(WARN_KEY) === "1";
+}
+
+/**
+ * Make a checkbox show and set the remembered warn_wrong_follow choice (in the lobby and the create form).
+ * @param {HTMLInputElement} input
+ */
+export function bindWarnFollow(input) {
+  input.checked = warnWrongFollow();
+  input.addEventListener("change", () => {
+    localStorage.setItem(WARN_KEY, input.checked ? "1" : "0");
+    for (const other of document.querySelectorAll("input[data-warn-follow]")) {
+      /** @type {HTMLInputElement} */ (other).checked = input.checked;
+    }
+  });
+}
+
 /**
  * The table options from the create form (numbers as numbers).
  * @param {HTMLFormElement} form
- * @returns {Record<string, string|number>}
+ * @returns {Record<string, string|number|boolean>}
  */
 export function readOptions(form) {
   const data = new FormData(form);
@@ -91,6 +111,7 @@ export function readOptions(form) {
     preset: String(data.get("preset")),
     start_level: String(data.get("start_level")),
     illegal_follow: String(data.get("illegal_follow")),
+    warn_wrong_follow: data.get("warn_wrong_follow") === "on",
     turn_seconds: Number(data.get("turn_seconds")),
     bid_window_seconds: Number(data.get("bid_window_seconds")),
     review_seconds: Number(data.get("review_seconds")),

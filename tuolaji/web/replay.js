@@ -1,10 +1,11 @@
 // History of finished hands and their replay, trick by trick.
 
 import * as api from "./api.js";
-import { RANKS } from "./cards.js";
+import { RANKS, displayGroup, sortCards } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { botName, levelText, playRow } from "./table.js";
+import { SEAT_KEYS, botName, levelText, playFit, playRow } from "./table.js";
+import { cardText } from "./words.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"];
 
@@ -117,14 +118,9 @@ export class HistoryView {
     const trick = tricks[index];
     const name = (/** @type {number} */ s) => record.seats?.[s]?.nickname ?? botName(s);
     const position = (/** @type {number} */ s) => POSITIONS[(s - seat + 4) % 4];
-    const board = h("div.replay-board.felt-mini", {},
-      ...[0, 1, 2, 3].map((s) => h(`div.seat-tag.pos-${position(s)}`, {}, name(s))));
+    const board = h("div.replay-board", {},
+      ...[0, 1, 2, 3].map((s) => h(`div.seat-tag.pos-${position(s)}`, { dataset: { seat: String(s) } }, name(s))));
     const trickEl = h("div.trick");
-    for (const play of trick?.plays ?? []) {
-      const slot = h(`div.play.pos-${position(play.seat)}`);
-      slot.append(playRow(play.cards, ctx, play.seat === trick.winner ? "winner" : ""));
-      trickEl.append(slot);
-    }
     board.append(trickEl);
     const go = (/** @type {number} */ i) => {
       replay.index = Math.max(0, Math.min(i, tricks.length - 1));
@@ -132,19 +128,63 @@ export class HistoryView {
     };
     const caption = trick && trick.winner !== null
       ? `${t("winner_seat", { name: name(trick.winner) })} · ${t("points_n", { n: trick.points ?? 0 })}` : "";
+    const slider = h("input", {
+      type: "range", min: "0", max: String(Math.max(tricks.length - 1, 0)), value: String(index), step: "1",
+      id: "replay-slider", "aria-label": t("trick_n", { n: index + 1, m: tricks.length }),
+      oninput: (/** @type {Event} */ e) => go(Number(/** @type {HTMLInputElement} */ (e.target).value)),
+    });
     this.root.replaceChildren(h("div.history.replay", {},
       h("div.lobby-head", {},
         h("h2", {}, `${t("replay")} · ${t("hand_n", { n: record.number })} · ${t("hand_level", { level: levelText(ctx.level) })}`),
         h("button", { onclick: () => { this.replay = null; this.render(); }, dataset: { action: "back" } }, t("back"))),
       board,
       h("div.replay-nav", {},
-        h("button", { onclick: () => go(0), disabled: index === 0, "aria-label": "1" }, "«"),
         h("button", { onclick: () => go(index - 1), disabled: index === 0, dataset: { action: "prev" } }, t("prev")),
+        slider,
         h("span", { id: "replay-pos" }, t("trick_n", { n: tricks.length ? index + 1 : 0, m: tricks.length })),
-        h("button", { onclick: () => go(index + 1), disabled: index >= tricks.length - 1, dataset: { action: "next" } }, t("next")),
-        h("button", { onclick: () => go(tricks.length - 1), disabled: index >= tricks.length - 1, "aria-label": String(tricks.length) }, "»")),
-      h("p.replay-caption", {}, caption)));
+        h("button", { onclick: () => go(index + 1), disabled: index >= tricks.length - 1, dataset: { action: "next" } }, t("next"))),
+      h("p.replay-caption", {}, caption),
+      startingHands(record, tricks.slice(0, index + 1), ctx, name)));
+    const width = trickEl.clientWidth;
+    for (const play of trick?.plays ?? []) {
+      const where = position(play.seat);
+      trickEl.append(h(`div.play.pos-${where}`, {}, playRow(play.cards, ctx, play.seat === trick.winner ? "winner" : "", playFit(where, width))));
+    }
   }
+}
+
+/**
+ * The four hands as dealt (HandRecord.hands), by display group; the cards played up to the shown trick are struck.
+ * @param {any} record
+ * @param {{plays: Play[]}[]} done the tricks up to and including the shown one
+ * @param {import("./cards.js").TrumpContext} ctx
+ * @param {(seat: number) => string} name
+ * @returns {HTMLElement|null}
+ */
+function startingHands(record, done, ctx, name) {
+  if (!Array.isArray(record.hands) || record.hands.length !== 4) return null;
+  return h("div.replay-hands", {}, ...record.hands.map((/** @type {string[]} */ cards, /** @type {number} */ seat) => {
+    /** @type {Map<string, number>} */
+    const played = new Map();
+    for (const trick of done) {
+      for (const play of trick.plays) {
+        if (play.seat === seat) for (const code of play.cards) played.set(code, (played.get(code) ?? 0) + 1);
+      }
+    }
+    /** @type {Map<string, HTMLElement[]>} */
+    const groups = new Map();
+    for (const code of sortCards(cards, ctx)) {
+      const gone = played.get(code) ?? 0;
+      if (gone > 0) played.set(code, gone - 1);
+      const red = code[1] === "H" || code[1] === "D" || code === "BJ";
+      const el = h(`span.c${red ? ".red" : ""}${gone > 0 ? ".played" : ""}`, { dataset: { code } }, cardText(code));
+      const group = displayGroup(code, ctx);
+      groups.set(group, [...(groups.get(group) ?? []), el]);
+    }
+    return h("div.replay-hand", { dataset: { seat: String(seat) } },
+      h("h4", {}, `${t(SEAT_KEYS[seat])} · ${name(seat)}`),
+      ...[...groups.values()].map((els) => h("div.group", {}, ...els)));
+  }));
 }
 
 /** @param {number} n */

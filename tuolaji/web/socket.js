@@ -18,6 +18,8 @@ export class Socket {
     /** @type {WebSocket|null} */
     this.ws = null;
     this.attempt = 0;
+    /** whether a `welcome` ever came: after that, every retry is a reconnect */
+    this.wasOpen = false;
     this.stopped = true;
     this.nextId = 1;
     /** @type {ReturnType<typeof setTimeout>|undefined} */
@@ -64,6 +66,7 @@ export class Socket {
       const msg = JSON.parse(event.data);
       if (msg.type === "welcome") {
         this.attempt = 0;
+        this.wasOpen = true;
         this.handlers.onStatus("open");
       }
       this.handlers.onMessage(msg);
@@ -75,6 +78,8 @@ export class Socket {
         this.handlers.onStatus("closed");
         return;
       }
+      // 1012: the server restarts (after `server_restarting`); it is back soon, so retry from the shortest wait.
+      if (event.code === 1012) this.attempt = 0;
       const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
       this.attempt += 1;
       this.handlers.onStatus("waiting", delay);

@@ -3,8 +3,22 @@
 import { bindBotLevel, botLevel } from "./bots.js";
 import { SUIT_SYMBOLS, cardElement, isTrump, sortCards } from "./cards.js";
 import { fill, h } from "./dom.js";
+import { errorElement } from "./errors.js";
 import { Hand } from "./hand.js";
-import { language, t, title } from "./i18n.js";
+import { addStrings, language, t, title } from "./i18n.js";
+
+addStrings({
+  retract_cost: ["撤牌（扣 {n} 分）", "撤牌（扣 {n} 分）", "Retract (costs {n} pts)"],
+  retract_cost_title: [
+    "撤回你这一轮出的牌重出：每张扣 10 分，算在你方",
+    "撤回你這一輪出的牌重出：每張扣 10 分，算在你方",
+    "Take back your follow and play again: 10 points a card against your team",
+  ],
+  autoplay_status: ["托管中：系统替你出牌", "託管中：系統替你出牌", "Auto-play (託管) is on: the server plays for you"],
+  review_left: ["复核 {s} 秒", "複核 {s} 秒", "Review {s}s"],
+  review_retract: ["复核 {s} 秒：跟错了可以撤牌（扣 {n} 分）", "複核 {s} 秒：跟錯了可以撤牌（扣 {n} 分）", "Review {s}s: a wrong follow can still be retracted (costs {n} pts)"],
+  turn_left: ["{s} 秒", "{s} 秒", "{s}s"],
+});
 
 /**
  * @typedef {{seat: number, kind: "human"|"bot"|"empty", account: {id: number, nickname: string, rank: string, wealth: string}|null,
@@ -29,7 +43,8 @@ import { language, t, title } from "./i18n.js";
  */
 
 const POSITIONS = ["bottom", "right", "top", "left"];
-const SEAT_KEYS = ["seat_S", "seat_E", "seat_N", "seat_W"];
+/** The i18n keys of the seats' directions (R1: 0 South … 3 West). */
+export const SEAT_KEYS = ["seat_S", "seat_E", "seat_N", "seat_W"];
 
 /**
  * The name shown for a seat.
@@ -61,19 +76,50 @@ function bidLabel(bid) {
 }
 
 /**
- * A row of overlapping face-up cards.
+ * A row of overlapping face-up cards; with maxWidth (CSS px) the cards overlap more so the row fits it.
  * @param {string[]} codes
  * @param {import("./cards.js").TrumpContext|null} ctx
  * @param {string} [extra] extra class
- * @param {string} [label] a title for the row
+ * @param {number} [maxWidth]
  * @returns {HTMLElement}
  */
-export function playRow(codes, ctx, extra = "", label = "") {
-  const row = h(`div.play-cards${extra ? `.${extra}` : ""}`, { title: label || null });
+export function playRow(codes, ctx, extra = "", maxWidth = 0) {
+  const row = h(`div.play-cards${extra ? `.${extra}` : ""}`);
   for (const code of ctx ? sortCards(codes, ctx) : codes) {
     row.append(cardElement(code, { trump: ctx !== null && isTrump(code, ctx) }));
   }
+  if (maxWidth > 0 && codes.length > 1) row.style.setProperty("--fit", `${maxWidth}px`);
+  row.style.setProperty("--n", String(codes.length));
   return row;
+}
+
+/**
+ * How wide a play may be in a trick area of this width: half of it on the sides, all of it top and bottom.
+ * @param {string} position bottom/right/top/left
+ * @param {number} width the trick area's width (CSS px)
+ * @returns {number}
+ */
+export function playFit(position, width) {
+  return position === "left" || position === "right" ? width / 2 - 4 : width;
+}
+
+const POINT_RANKS = ["5", "T", "K"];
+
+/**
+ * The point cards taken so far, by rank and suit: "5 ♠2 ♥1 · 10 ♣1 · K ♥3" (bounded however many).
+ * @param {string[]} codes
+ * @returns {HTMLElement}
+ */
+function pointSummary(codes) {
+  const rows = POINT_RANKS.map((rank) => {
+    const suits = "SHCD".split("").map((suit) => [suit, codes.filter((code) => code === `${rank}${suit}`).length])
+      .filter(([, n]) => Number(n) > 0);
+    if (!suits.length) return null;
+    return h("span.point-rank", {}, h("b", {}, levelText(rank)),
+      ...suits.map(([suit, n]) => h(`span.point-suit${"HD".includes(String(suit)) ? ".red" : ""}`, {},
+        `${SUIT_SYMBOLS[/** @type {"S"} */ (suit)]}${n}`)));
+  });
+  return h("div.point-summary", { title: t("point_cards") }, ...rows);
 }
 
 export class TableView {
@@ -98,12 +144,17 @@ export class TableView {
     this.felt.append(this.info, this.score, this.trick, this.centre, ...this.seatEls);
     this.status = h("div.status-line", { role: "status", "aria-live": "polite" });
     this.bids = h("div.bid-bar");
+    this.timer = h("div.turn-timer", { id: "turn-timer", role: "timer" }, h("div.turn-timer-bar"), h("span.turn-timer-text"));
     this.handEl = h("div", { id: "hand" });
     this.actions = h("div.action-bar");
-    root.replaceChildren(this.felt, this.status, this.bids, this.handEl, this.actions);
+    root.replaceChildren(this.felt, this.status, this.bids, this.timer, this.handEl, this.actions);
     this.hand = new Hand(this.handEl, { onChange: () => this.#selectionChanged() });
-    /** @type {string} */
-    this.error = "";
+    /** @type {import("./errors.js").Refusal|string|null} a refusal, or the key of a local message */
+    this.error = null;
+    new ResizeObserver(() => {
+      this.trickKey = "";
+      this.#renderTrick(this.#ctx());
+    }).observe(this.trick);
     setInterval(() => this.#tick(), 250);
   }
 
@@ -114,11 +165,12 @@ export class TableView {
   render(model) {
     const turnBefore = this.model.view?.to_move;
     this.model = model;
-    if (model.view?.to_move !== turnBefore) this.error = "";
+    if (model.view?.to_move !== turnBefore) this.error = null;
     const ctx = this.#ctx();
     this.root.dataset.phase = model.view?.phase ?? model.summary?.state ?? "";
     this.root.dataset.myTurn = String(this.#myTurn());
     this.root.dataset.lead = String(this.#myTurn() && model.view?.trick.length === 0);
+    this.root.dataset.autoplay = String(this.#myAutoplay());
     this.#renderSeats();
     this.#renderInfo();
     this.#renderTrick(ctx);
@@ -137,12 +189,21 @@ export class TableView {
   }
 
   /**
-   * Show why the server refused a move (the message carries the rule).
-   * @param {string} message
+   * Show why the server refused a move, in the reader's language with a link to the rule.
+   * @param {import("./errors.js").Refusal|string} error an `error` message, or the i18n key of a local one
    */
-  showError(message) {
-    this.error = message;
+  showError(error) {
+    this.error = error;
     this.#renderStatus();
+  }
+
+  /**
+   * The name of a seat at this table (for refusals and notices).
+   * @param {number} seat
+   * @returns {string}
+   */
+  seatName(seat) {
+    return seatName(this.model.summary?.seats[seat]);
   }
 
   /** @returns {string[]} the selected cards */
@@ -180,6 +241,19 @@ export class TableView {
   #myTurn() {
     const { view, seat } = this.model;
     return seat !== null && view !== null && view.to_move === seat && view.phase === "playing";
+  }
+
+  /** @returns {boolean} whether 託管 plays for me */
+  #myAutoplay() {
+    const { view, seat } = this.model;
+    return seat !== null && view !== null && view.phase !== "finished" && Boolean(view.autoplay[seat]);
+  }
+
+  /** @returns {number} what 撤牌 would cost my team now (R31: 10 points a card of my current follow) */
+  #retractCost() {
+    const { view, seat } = this.model;
+    const mine = view?.trick.find((play) => play.seat === seat);
+    return mine ? 10 * mine.cards.length : 0;
   }
 
   /** @param {number} seat @returns {string} */
@@ -277,20 +351,35 @@ export class TableView {
       winner = last.winner;
       mode = "settled";
     }
-    // Redraw only when the trick changed, so the cards do not replay their landing animation.
     const key = JSON.stringify([mode, winner, plays, ctx, this.model.seat, language()]);
     if (key === this.trickKey) return;
     this.trickKey = key;
-    this.trick.replaceChildren();
-    this.trick.classList.remove("settled", "last");
-    if (mode) this.trick.classList.add(mode);
+    this.trick.classList.toggle("settled", mode === "settled");
+    this.trick.classList.toggle("last", mode === "last");
+    this.trick.querySelector(".trick-label")?.remove();
+    // Keep the plays already on the felt (they do not land again); add the new ones, drop the gone ones.
+    const width = this.trick.clientWidth;
+    /** @type {Map<string, Element>} */
+    const shown = new Map([...this.trick.querySelectorAll(".play")].map((el) => [/** @type {HTMLElement} */ (el).dataset.key ?? "", el]));
+    /** @type {Element[]} */
+    const added = [];
+    for (const play of plays) {
+      const position = this.#position(play.seat);
+      const slotKey = JSON.stringify([mode, position, play.cards, ctx]);
+      let slot = shown.get(slotKey);
+      shown.delete(slotKey);
+      if (!slot) {
+        const row = playRow(play.cards, ctx, "", playFit(position, width));
+        slot = h(`div.play.pos-${position}`, { dataset: { seat: String(play.seat), key: slotKey } }, row);
+        added.push(slot);
+      }
+      slot.querySelector(".play-cards")?.classList.toggle("winner", play.seat === winner);
+    }
+    for (const el of shown.values()) el.remove();
+    // Only new plays enter the DOM: moving a kept one would restart its landing animation.
+    this.trick.append(...added);
     if (mode === "last" && last) {
       this.trick.append(h("div.trick-label", {}, `${t("last_trick")} · ${t("winner_seat", { name: seatName(this.model.summary?.seats[last.winner]) })}`));
-    }
-    for (const play of plays) {
-      const slot = h(`div.play.pos-${this.#position(play.seat)}`, { dataset: { seat: String(play.seat) } });
-      slot.append(playRow(play.cards, ctx, play.seat === winner ? "winner" : ""));
-      this.trick.append(slot);
     }
   }
 
@@ -307,7 +396,7 @@ export class TableView {
       h("div.score-line", {},
         h("span", {}, t("attackers_points")), h("strong", { id: "attackers-points" }, String(view.attackers_points)),
         h("span.left", {}, `${t("cards_left")} ${left}`)),
-      view.point_cards.length ? playRow(view.point_cards, null, "points", t("point_cards")) : null,
+      view.point_cards.length ? pointSummary(view.point_cards) : null,
     );
   }
 
@@ -340,12 +429,18 @@ export class TableView {
       buttons.push(h("label.bot-level", {}, h("span", {}, t("bot_level")), picker));
     }
     if (seat !== null && playing && view) {
+      const mine = this.#myTurn() && !this.#myAutoplay();
       buttons.push(
-        h("button", { onclick: () => this.#hint(), disabled: !this.#myTurn() || view.hint.length === 0, dataset: { action: "hint" } }, t("hint")),
-        h("button.primary.play", { onclick: () => this.#play(), disabled: !this.#myTurn(), dataset: { action: "play" } }, t("play")),
+        h("button", { onclick: () => this.#hint(), disabled: !mine || view.hint.length === 0, dataset: { action: "hint" } }, t("hint")),
+        h("button.primary.play", { onclick: () => this.#play(), disabled: !mine, dataset: { action: "play" } }, t("play")),
       );
       if (view.can_remind) buttons.push(h("button", { onclick: () => this.handlers.remind(), dataset: { action: "remind" } }, t("remind")));
-      if (view.can_retract) buttons.push(h("button.warn", { onclick: () => this.handlers.retract(), dataset: { action: "retract" } }, t("retract")));
+      if (view.can_retract) {
+        const cost = this.#retractCost();
+        buttons.push(h("button.warn", {
+          onclick: () => this.handlers.retract(), title: t("retract_cost_title"), dataset: { action: "retract", cost: String(cost) },
+        }, t("retract_cost", { n: cost })));
+      }
     }
     if (view && view.last_trick && playing) {
       buttons.push(h(`button${this.showLast ? ".active" : ""}`, {
@@ -364,11 +459,15 @@ export class TableView {
 
   #renderStatus() {
     const { view, seat, summary } = this.model;
+    /** @type {string|Node} */
     let text = "";
     let kind = "";
     if (this.error) {
-      text = this.error;
+      text = typeof this.error === "string" ? t(this.error) : errorElement(this.error, (s) => this.seatName(s));
       kind = "error";
+    } else if (this.#myAutoplay()) {
+      text = t("autoplay_status");
+      kind = "auto";
     } else if (view && seat !== null && view.reminded && view.phase !== "finished") {
       text = t("reminded");
       kind = "warn";
@@ -382,14 +481,14 @@ export class TableView {
     } else if (seat === null && summary) {
       text = t("spectating");
     }
-    this.status.textContent = text;
+    this.status.replaceChildren(text);
     this.status.className = `status-line ${kind}`;
     let centre = "";
     if (view?.phase === "dealing") centre = t("dealing", { n: view.cards_dealt });
     else if (view?.phase === "bidding") centre = t("bidding_window");
     else if (!view && summary?.state === "waiting") centre = t("status_waiting");
     this.centre.replaceChildren(h("span.centre-text", {}, centre), h("span.centre-clock"));
-    this.centre.hidden = !centre;
+    this.centre.hidden = !centre || this.trick.querySelector(".play") !== null;
   }
 
   #hint() {
@@ -402,7 +501,7 @@ export class TableView {
   #play() {
     const cards = this.hand.selected();
     if (cards.length === 0) {
-      this.showError(t("select_cards"));
+      this.showError("select_cards");
       return;
     }
     this.handlers.play(cards);
@@ -410,7 +509,7 @@ export class TableView {
 
   #selectionChanged() {
     if (this.error) {
-      this.error = "";
+      this.error = null;
       this.#renderStatus();
     }
   }
@@ -429,6 +528,29 @@ export class TableView {
       const running = clock !== null && clock.kind !== "turn";
       centreClock.textContent = running && clock ? ` ${secondsLeft(clock)}s` : "";
     }
+    this.#tickTimer();
+  }
+
+  /** The timer by the hand: my turn's clock, or the review window (with what 撤牌 would cost). */
+  #tickTimer() {
+    const { clock, seat } = this.model;
+    const mine = clock !== null && clock.kind === "turn" && clock.seat === seat && seat !== null && !this.#myAutoplay();
+    const review = clock !== null && clock.kind === "review" && seat !== null;
+    const bar = /** @type {HTMLElement} */ (this.timer.querySelector(".turn-timer-bar"));
+    const text = /** @type {HTMLElement} */ (this.timer.querySelector(".turn-timer-text"));
+    this.timer.dataset.kind = mine ? "turn" : review ? "review" : "";
+    if (!clock || (!mine && !review)) {
+      bar.style.width = "0%";
+      text.textContent = "";
+      this.timer.classList.remove("urgent");
+      return;
+    }
+    const left = Math.max(0, clock.deadline - performance.now());
+    bar.style.width = `${clock.total > 0 ? Math.min(100, (100 * left) / clock.total) : 0}%`;
+    const s = review ? (left / 1000).toFixed(1) : String(Math.ceil(left / 1000));
+    const cost = this.model.view?.can_retract ? this.#retractCost() : 0;
+    text.textContent = mine ? t("turn_left", { s }) : cost ? t("review_retract", { s, n: cost }) : t("review_left", { s });
+    this.timer.classList.toggle("urgent", mine && left < 5000);
   }
 }
 

@@ -1,0 +1,167 @@
+"""Two people and a spectator at one table created by hand (sit, add bots, start), and what the table tells
+them: 提醒 to both partners, 託管, trick cards that land once, the turn timer by the hand, the mute switch."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, expect
+
+from tests.live_server import LiveServer
+from tests.web.client import RECORD_SOUNDS, Player, sounds
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"width": 1280, "height": 800}
+
+NEXT_EVENT = """() => {
+  const table = document.querySelector('#table-screen');
+  return table.dataset.myTurn === 'true' || document.querySelector('.seat.turn[data-seat="2"]') !== null
+    || document.querySelector('[data-action=remind]') !== null || document.querySelector('#settle-dialog').open;
+}"""
+"""On the first player's page: my turn, my partner's turn (seat 2), a chance to remind, or the end."""
+
+LANDED = """() => [...document.querySelectorAll('.trick .play[data-mark]')]
+  .every((el) => el.getAnimations().every((x) => x.playState !== 'running'))"""
+"""The marked plays have finished landing."""
+
+TIMER_BY_HAND = """() => {
+  const timer = document.querySelector('#turn-timer').getBoundingClientRect();
+  const hand = document.querySelector('#hand').getBoundingClientRect();
+  const bar = document.querySelector('#turn-timer .turn-timer-bar').getBoundingClientRect();
+  return {gap: hand.top - timer.bottom, width: timer.width, height: timer.height, bar: bar.width};
+}"""
+
+
+@pytest.fixture
+def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
+    made: list[BrowserContext] = []
+    yield made
+    for context in made:
+        context.close()
+
+
+def person(browser: Browser, contexts: list[BrowserContext], server: LiveServer, shots: Path, locale: str) -> Player:
+    context = browser.new_context(viewport=DESKTOP, locale=locale)  # type: ignore[arg-type]
+    contexts.append(context)
+    page = context.new_page()
+    page.add_init_script(RECORD_SOUNDS)
+    player = Player(page, server.url, shots)
+    player.enter_as_guest()
+    return player
+
+
+def play_my_turn(player: Player) -> None:
+    if player.page.locator("#table-screen").get_attribute("data-my-turn") == "true":
+        player.play_hint()
+
+
+def test_people_sit_add_bots_start_remind_autoplay_and_a_spectator(
+    browser: Browser, server: LiveServer, screenshots: Path, contexts: list[BrowserContext]
+) -> None:
+    alice = person(browser, contexts, server, screenshots, "zh-TW")
+    bob = person(browser, contexts, server, screenshots, "en-US")
+    a, b = alice.page, bob.page
+    # Alice creates a table for people (no bots yet) and sits at South.
+    form = alice.fill_create_form(review_seconds="1.5")
+    form.locator("button[value=create]").click()
+    expect(a.locator("#table-screen")).to_be_visible()
+    expect(a.locator(".seat[data-seat='0'] .nick")).to_contain_text("(你)")
+    # Bob finds it in the lobby and sits North, opposite Alice (R2: partners).
+    b.locator(".table-item [data-action=join][data-seat='2']").click()
+    expect(b.locator("#table-screen")).to_be_visible()
+    expect(a.locator(".seat[data-seat='2'] .nick")).to_have_text(b.locator("#me-nick").inner_text())
+    # Alice adds two bots; both people press start.
+    for seat in ("1", "3"):
+        a.locator(f".seat[data-seat='{seat}'] [data-action=add-bot]").click()
+        expect(a.locator(f".seat[data-seat='{seat}'] .badge.bot")).to_be_visible()
+    a.locator("[data-action=start]").click()
+    expect(a.locator(".seat[data-seat='0'] .badge.ready")).to_be_visible()
+    b.locator("[data-action=start]").click()
+    alice.wait_for_play()
+    bob.wait_for_play()
+    # A spectator watches from the lobby: every seat, the plays, no hand and no buttons to play.
+    carol = person(browser, contexts, server, screenshots, "zh-CN")
+    c = carol.page
+    c.locator(".table-item [data-action=watch]").click()
+    expect(c.locator("#table-screen")).to_be_visible()
+    expect(c.locator(".seat[data-seat='0'] .nick")).to_have_text(a.locator("#me-nick").inner_text())
+    expect(c.locator(".seat[data-seat='2'] .nick")).to_have_text(b.locator("#me-nick").inner_text())
+    assert c.locator("#hand .card").count() == 0
+    assert c.locator("[data-action=play]").count() == 0
+
+    marked = False
+    reminded = False
+    timer_checked = False
+    while not (reminded and marked and timer_checked):
+        a.wait_for_function(NEXT_EVENT)
+        assert not a.locator("#settle-dialog").evaluate("d => d.open"), "the hand ended first"
+        if a.locator("[data-action=remind]").count() and not reminded:
+            # 提醒 (R30): the reminder and the reminded partner are both told, each in their own language.
+            a.locator("[data-action=remind]").click()
+            expect(a.locator("#toast")).to_contain_text("已提醒")
+            expect(b.locator("#toast")).to_contain_text("reminds you: your follow may break the rules")
+            expect(b.locator(".status-line")).to_have_text("Your partner reminds you: your follow may break the rules")
+            reminded = True
+        if a.locator("#table-screen").get_attribute("data-my-turn") == "true":
+            if not timer_checked:
+                # The turn timer sits right above the hand and empties as time goes by.
+                first = a.evaluate(TIMER_BY_HAND)
+                assert 0 <= first["gap"] <= 12 and first["height"] >= 8 and 0 < first["bar"] <= first["width"], first
+                a.wait_for_function(
+                    f"() => document.querySelector('#turn-timer .turn-timer-bar')"
+                    f".getBoundingClientRect().width < {first['bar'] - 2}"
+                )
+                expect(a.locator("#turn-timer")).to_have_attribute("data-kind", "turn")
+                expect(a.locator(".turn-timer-text")).to_have_text(re.compile(r"^\d+ 秒$"))
+                timer_checked = True
+            if not marked and a.locator(".trick:not(.settled):not(.last) .play").count() in (1, 2):
+                # Cards already on the felt do not land again when the next ones arrive.
+                count = a.locator(".trick .play").count()
+                a.evaluate("() => document.querySelectorAll('.trick .play').forEach((el) => el.dataset.mark = '1')")
+                a.wait_for_function(LANDED)
+                alice.play_hint()
+                a.wait_for_function(f"() => document.querySelectorAll('.trick .play').length > {count}")
+                kept = a.evaluate("""() => [...document.querySelectorAll('.trick .play[data-mark]')]
+                    .map((el) => el.getAnimations().filter((x) => x.playState === 'running').length)""")
+                assert kept == [0] * count, kept
+                marked = True
+            else:
+                alice.play_hint()
+        if a.locator(".seat.turn[data-seat='2']").count():
+            b.wait_for_function(
+                "() => document.querySelector('#table-screen').dataset.myTurn === 'true'"
+                " || !document.querySelector('.seat.turn[data-seat=\"2\"]')"
+            )
+            play_my_turn(bob)
+    # From here on Bob's seat plays itself (託管), so that the hand goes on while Alice is busy.
+    b.locator("[data-action=autoplay]").click()
+    expect(b.locator("[data-action=autoplay]")).to_have_attribute("aria-pressed", "true")
+    expect(b.locator(".status-line")).to_have_text("Auto-play (託管) is on: the server plays for you")
+    # The spectator saw the plays.
+    expect(c.locator(".trick .play").first).to_be_visible()
+    # 託管 shows as such and the play buttons are off while it plays for Alice (R45).
+    a.locator("[data-action=autoplay]").click()
+    expect(a.locator("[data-action=autoplay]")).to_have_attribute("aria-pressed", "true")
+    expect(a.locator(".status-line")).to_have_text("託管中：系統替你出牌")
+    expect(a.locator("[data-action=play]")).to_be_disabled()
+    expect(a.locator("[data-action=hint]")).to_be_disabled()
+    expect(a.locator(".seat[data-seat='0'] .badge.auto")).to_have_text("託管")
+    alice.shot("autoplay")
+    a.locator("[data-action=autoplay]").click()
+    expect(a.locator("[data-action=autoplay]")).to_have_attribute("aria-pressed", "false")
+    # Sounds: Alice heard her turn; muted, she hears nothing more, and the switch survives a reload.
+    assert "turn" in sounds(a)
+    a.locator("#mute").click()
+    expect(a.locator("#mute")).to_have_attribute("aria-pressed", "true")
+    a.reload()
+    expect(a.locator("#mute")).to_have_attribute("aria-pressed", "true")
+    alice.wait_for_play()
+    if alice.wait_for_turn_or_end():
+        alice.play_hint()
+    assert sounds(a) == []
+    for player in (alice, bob, carol):
+        assert player.errors == []
