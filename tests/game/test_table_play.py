@@ -140,10 +140,23 @@ def to_a_wrong_follow(driver: TableDriver) -> Card:
     raise AssertionError("no chance to follow wrongly")
 
 
-def test_a_wrong_follow_is_played_only_once_confirmed() -> None:
-    """§8 (illegal_follow laogai): the follow is refused with ``confirm_laogai`` and the rule it
-    breaks; confirmed, it is played (and judged at the review, R33)."""
+def test_a_wrong_follow_is_played_silently() -> None:
+    """R33 as the seeds play it: in a ``laogai`` table a wrong follow is played at once, and the team
+    is 勞改 when the trick is judged (R34)."""
     driver = TableDriver()
+    seat_people_and_bots(driver, [1])
+    card = to_a_wrong_follow(driver)
+    out = driver.do(RequestPlay("c1", (card,), ref="w"))
+    assert not of(out, Refuse) and Ack("c1", "w") in out
+    assert acts(out)[0] == {"type": "play", "seat": 0, "cards": format_cards([card])}
+    [store] = of(driver.run_to_hand_end(), StoreHand)
+    assert store.result.kind == "laogai" and store.result.laogai_team == 0
+
+
+def test_a_wrong_follow_is_played_only_once_confirmed_with_warn_wrong_follow() -> None:
+    """§8 (illegal_follow laogai, ``warn_wrong_follow``): the follow is refused with ``confirm_laogai``
+    and the rule it breaks; confirmed, it is played (and judged at the review, R33)."""
+    driver = TableDriver(make_table(replace(OPTIONS, warn_wrong_follow=True)))
     seat_people_and_bots(driver, [1])
     card = to_a_wrong_follow(driver)
     out = driver.do(RequestPlay("c1", (card,), ref="w"))

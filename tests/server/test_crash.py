@@ -17,101 +17,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import secrets
 import sqlite3
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 from sqlalchemy import text
-from sqlalchemy.engine import make_url
 
+from tests.databases import fresh_postgres
 from tests.live_server import LiveServer
-from tests.server.wsclient import Client, Message, guest_token
+from tests.server.players import WAIT, Party, Player, Step, state_of
+from tests.server.wsclient import Client
 from tuolaji.store.db import make_engine
 
-POSTGRES = os.environ.get("TUOLAJI_TEST_POSTGRES")
 ARGS = ("--bot-delay", "0", "--next-hand-delay", "1.0", "--log-level", "info")
 OPTIONS = {"deal_interval_ms": 20, "bid_window_seconds": 1.0, "review_seconds": 0.25, "turn_seconds": 60}
-WAIT = 60.0
-Step = tuple[Any, ...]
-"""A bid ``("bid", seat, suit, count)`` or a play ``("play", seat, cards)``, as clients see them."""
-
-
-def state_of(client: Client) -> Message | None:
-    return client.latest("state")
-
-
-@dataclass
-class Player:
-    """A person at the table, kept across restarts: token, seat, and what they were shown."""
-
-    token: str
-    account_id: int
-    seat: int = -1
-    client: Client | None = None
-    known: dict[int, list[Step]] = field(default_factory=dict)
-    """Hand number → every bid and play of that hand this player knows of, in order."""
-    dealt: dict[int, Counter[str]] = field(default_factory=dict)
-    """Hand number → the 54 cards this player was dealt (hand + own plays, once the deal is over)."""
-    acted: set[tuple[Any, ...]] = field(default_factory=set)
-    processed: int = 0
-
-    def absorb(self) -> None:
-        """Read the messages not read yet: full states rebuild ``known``, others extend it."""
-        assert self.client is not None
-        log = self.client.log
-        while self.processed < len(log):
-            item = log[self.processed]
-            self.processed += 1
-            if item["type"] == "welcome" and item["seat"] is not None:
-                self.seat = item["seat"]
-            if item["type"] != "state" or item["view"] is None:
-                continue
-            hand, view = item["hand"], item["view"]
-            if item["full"]:
-                steps: list[Step] = [("bid", bid["seat"], bid["suit"], bid["count"]) for bid in view["bids"]]
-                for trick in view["tricks"]:
-                    steps += [("play", play["seat"], tuple(play["cards"])) for play in trick["plays"]]
-                steps += [("play", play["seat"], tuple(play["cards"])) for play in view["trick"]]
-                self.known[hand] = steps
-            else:
-                steps = self.known.setdefault(hand, [])
-                for event in item["events"]:
-                    if event["type"] == "bid":
-                        steps.append(("bid", event["seat"], event["suit"], event["count"]))
-                    elif event["type"] == "play":
-                        steps.append(("play", event["seat"], tuple(event["cards"])))
-            if view["cards_dealt"] == 216 and hand not in self.dealt and view["seat"] is not None:
-                mine = [
-                    card for step in self.known[hand] if step[0] == "play" and step[1] == self.seat for card in step[2]
-                ]
-                self.dealt[hand] = Counter(view["hand"]) + Counter(mine)
-
-    async def act(self) -> None:
-        """Bid when nobody has, play the hint on one's turn: once per decision point."""
-        client = self.client
-        state = state_of(client) if client is not None else None
-        if client is None or client.closed or state is None or state["view"] is None:
-            return
-        view = state["view"]
-        key: tuple[Any, ...]
-        if view["phase"] in ("dealing", "bidding") and view["bid"] is None and view["bid_options"]:
-            key = ("bid", state["hand"])
-            if key not in self.acted:
-                self.acted.add(key)
-                option = view["bid_options"][0]
-                await client.send("bid", suit=option["suit"], count=option["count"])
-        elif view["phase"] == "playing" and view["to_move"] == view["seat"] and view["hint"]:
-            key = ("play", state["hand"], view["tricks_played"], len(view["trick"]))
-            if key not in self.acted:
-                self.acted.add(key)
-                await client.send("play", cards=view["hint"])
 
 
 @dataclass
@@ -119,7 +42,7 @@ class Room:
     """The server under test and the four players."""
 
     server: LiveServer
-    players: list[Player]
+    party: Party
     snapshots: list[tuple[int, int, list[Step]]] = field(default_factory=list)
     """(player index, hand, what that player knew) at each crash."""
     shown: list[tuple[int, int, Counter[str], Counter[str]]] = field(default_factory=list)
@@ -129,32 +52,10 @@ class Room:
     _before: list[tuple[int | None, Counter[str]]] = field(default_factory=list)
 
     def lead(self) -> Client:
-        client = self.players[0].client
-        assert client is not None
-        return client
+        return self.party.lead()
 
     async def until(self, condition: Callable[[], bool], timeout: float = WAIT) -> None:
-        """Keep everyone playing until ``condition`` holds (bounded)."""
-        async with asyncio.timeout(timeout):
-            while not condition():
-                for player in self.players:
-                    player.absorb()
-                    await player.act()
-                if condition():
-                    return
-                await self._anything_new()
-
-    async def _anything_new(self) -> None:
-        """Wait until any player's connection receives a message."""
-        clients = [player.client for player in self.players if player.client is not None]
-        waits = [asyncio.create_task(client.grown(len(client.log), WAIT)) for client in clients]
-        try:
-            done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for wait in waits:
-                wait.cancel()
-        for task in done:
-            task.result()
+        await self.party.until(condition, timeout)
 
     async def crash(self, server_log_line: str | None = None) -> None:
         """kill -9 the server (after ``server_log_line``, if given), restart it, reconnect everyone."""
@@ -165,14 +66,14 @@ class Room:
         """kill -9 the server (after ``server_log_line``, if given), noting what every player knew."""
         if server_log_line is not None:
             assert await asyncio.to_thread(self.server.logged, server_log_line, WAIT)
-        for index, player in enumerate(self.players):
+        for index, player in enumerate(self.party.players):
             player.absorb()
             hand = max(player.known, default=0)
             self.snapshots.append((index, hand, list(player.known.get(hand, []))))
-        self._before = [self._hand_now(player) for player in self.players]
+        self._before = [self._hand_now(player) for player in self.party.players]
         self.errors += self.server.errors()
         self.server.kill()
-        for player in self.players:
+        for player in self.party.players:
             if player.client is not None:
                 with contextlib.suppress(Exception):
                     await player.client.close()
@@ -180,9 +81,9 @@ class Room:
     async def restart(self) -> None:
         """Start the server again on the same database and reconnect everyone with their tokens."""
         self.server = LiveServer(self.server.db_path, ARGS, database_url=self.server.database_url).start()
-        for index, player in enumerate(self.players):
-            player.client = await Client.open(self.server.url, token=player.token)
-            player.processed = 0
+        for index, player in enumerate(self.party.players):
+            await player.connect(self.server.url)
+            assert player.client is not None
             full = await player.client.wait(lambda m: m["type"] == "state" and m["full"])
             player.absorb()
             held, cards = self._before[index]
@@ -259,46 +160,20 @@ async def crash_in_settlement(room: Room) -> None:
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str | None]:
+async def database(request: pytest.FixtureRequest) -> AsyncIterator[str | None]:
     """None for an SQLite file; else the URL of a fresh PostgreSQL database (dropped afterwards)."""
     if request.param == "sqlite":
         yield None
         return
-    if not POSTGRES:
-        pytest.skip("set TUOLAJI_TEST_POSTGRES to a scratch postgresql+asyncpg:// URL")
-    name = "crash_" + secrets.token_hex(4)
-    admin = make_engine(POSTGRES).execution_options(isolation_level="AUTOCOMMIT")
-    async with admin.connect() as connection:
-        await connection.execute(text(f"CREATE DATABASE {name}"))
-    try:
-        yield make_url(POSTGRES).set(database=name).render_as_string(hide_password=False)
-    finally:
-        async with admin.connect() as connection:
-            await connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        await admin.dispose()
+    async with fresh_postgres() as url:
+        yield url
 
 
 async def test_kill_9_at_a_dozen_points_loses_no_hand(tmp_path: Path, database: str | None) -> None:
-    room = Room(LiveServer(tmp_path / "crash.sqlite3", ARGS, database_url=database).start(), [])
+    server = LiveServer(tmp_path / "crash.sqlite3", ARGS, database_url=database).start()
+    room = Room(server, Party([await Player.guest(server.url) for _ in range(4)]))
     try:
-        for _ in range(4):
-            token, account = await guest_token(room.server.url)
-            player = Player(token, account["id"])
-            player.client = await Client.open(room.server.url, token=token)
-            room.players.append(player)
-        created = await room.lead().request("create_table", options=OPTIONS)
-        assert created["type"] == "ack", created
-        table = room.lead().latest("table")
-        assert table is not None
-        for seat, player in enumerate(room.players):
-            assert player.client is not None
-            if seat:
-                joined = await player.client.request("join", table=table["table"]["id"], seat=seat)
-                assert joined["type"] == "ack", joined
-            player.seat = seat
-        for player in room.players:
-            assert player.client is not None
-            assert (await player.client.request("start"))["type"] == "ack"
+        await room.party.seat(OPTIONS)
 
         points: list[Callable[[], bool] | None] = [
             phase_is(room, "dealing", dealt=60),
@@ -330,7 +205,7 @@ async def test_kill_9_at_a_dozen_points_loses_no_hand(tmp_path: Path, database: 
         assert len(room.shown) >= 4 * 8, "too few restarts in the middle of a hand"
         assert room.errors + room.server.errors() == []
     finally:
-        for player in room.players:
+        for player in room.party.players:
             if player.client is not None:
                 with contextlib.suppress(Exception):
                     await player.client.close()
@@ -341,16 +216,18 @@ async def check_records(room: Room, final_hand: int) -> None:
     """Every hand stored once; balances add up; what clients saw is a prefix of each record; same deals."""
     async with httpx.AsyncClient(base_url=room.server.url) as http:
         ids: set[int] = set()
-        for player in room.players:
+        for player in room.party.players:
             listed = (await http.get(f"/api/accounts/{player.account_id}/hands", params={"limit": 100})).json()
             ids |= {hand["id"] for hand in listed["hands"]}
         records = [(await http.get(f"/api/hands/{hand_id}")).json()["hand"] for hand_id in sorted(ids)]
-        accounts = [(await http.get(f"/api/accounts/{player.account_id}")).json()["account"] for player in room.players]
+        accounts = [
+            (await http.get(f"/api/accounts/{player.account_id}")).json()["account"] for player in room.party.players
+        ]
     numbers = [record["number"] for record in records]
     assert numbers == list(range(1, final_hand + 1)), numbers  # each hand once, none lost
     assert all(record["result"]["kind"] == "played" for record in records)
     by_number = {record["number"]: record for record in records}
-    for index, player in enumerate(room.players):
+    for index, player in enumerate(room.party.players):
         lines = [line for record in records for line in record["settlement"] if line["account_id"] == player.account_id]
         assert len(lines) == final_hand
         assert accounts[index]["points"] == sum(line["points_delta"] for line in lines)
@@ -366,7 +243,7 @@ async def check_records(room: Room, final_hand: int) -> None:
             elif action["type"] == "play":
                 stored.append(("play", action["seat"], tuple(action["cards"].split())))
         assert stored[: len(seen)] == seen, f"hand {hand}: the record does not begin with what a client saw"
-    for player in room.players:
+    for player in room.party.players:
         for hand, cards in player.dealt.items():
             assert cards == Counter(by_number[hand]["hands"][player.seat]), f"hand {hand}: seat {player.seat} dealt"
     assert room.shown, "no reconnect happened mid-hand"

@@ -472,9 +472,9 @@ class Lobby:
                 self.places.pop(conn.id, None)
             await self._route(conn, place.table_id, msg)
 
-    async def _route(self, conn: Connection, table_id: str, msg: ClientMessage) -> bool:
-        """Hand a table message to its table, here or on its node; False (and ``table_moving``) if
-        nobody runs it now."""
+    async def _route(self, conn: Connection, table_id: str, msg: ClientMessage, quiet: bool = False) -> bool:
+        """Hand a table message to its table, here or on its node; False (and, unless ``quiet``,
+        ``table_moving``) if nobody runs it now."""
         assert conn.account is not None
         host = self.hosts.get(table_id)
         if host is not None and not host.stopped:
@@ -485,6 +485,8 @@ class Lobby:
         envelope = Envelope("message", conn.id, player_of(conn.account).to_json(), msg.text)
         if await self._send(table_id, envelope):
             return True
+        if quiet:
+            return False
         conn.error(
             "table_moving",
             f"{msg.type}: the table is moving to another server; try again",
@@ -496,9 +498,6 @@ class Lobby:
     async def _join_or_watch(self, conn: Connection, msg: ClientMessage) -> None:
         assert conn.account is not None
         kind, ref, table_id = msg.type, msg.id, msg.fields["table"]
-        if table_id not in self.summaries and table_id not in self.hosts:
-            conn.error("no_table", f"{kind}: no table {table_id!r}", ref, params={"table": table_id})
-            return
         if conn.id in self.places or conn.id in self.pending:
             conn.error("already_seated", f"{kind}: leave your current table first", ref, params=self._at(conn))
             return
@@ -519,10 +518,14 @@ class Lobby:
                 )
                 return
         self.pending[conn.id] = table_id
-        if not await self._route(conn, table_id, msg):
+        # A table this node has not heard of yet may be brand new on another node: ask its owner.
+        known = table_id in self.summaries or table_id in self.hosts
+        if not await self._route(conn, table_id, msg, quiet=not known):
             self.pending.pop(conn.id, None)
             if kind == "join":
                 self.bus.seat_changed(conn.account.id, table_id, None)
+            if not known:
+                conn.error("no_table", f"{kind}: no table {table_id!r}", ref, params={"table": table_id})
 
     def _at(self, conn: Connection) -> dict[str, Any]:
         place = self.places.get(conn.id)

@@ -33,12 +33,16 @@ from typing import Any
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from tuolaji.server.bus import Bus, BusDown, Envelope, Node, SeatRef, node_of
 
 log = logging.getLogger(__name__)
 
+UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+"""Errors that mean Redis cannot be reached (any other Redis error is a bug, and logged as one)."""
 PREFIX = "tj:"
 LEASE_MS = 5000
 """A table's lease lives this long without renewal: how long a dead node's tables wait for a new one."""
@@ -166,7 +170,7 @@ class RedisBus(Bus):
             raise BusDown(f"Redis at {self.url} is unreachable")
         try:
             return await call()
-        except (RedisError, OSError) as error:
+        except UNREACHABLE as error:
             self._went_down(error)
             raise BusDown(f"Redis at {self.url} is unreachable: {error}") from error
 
@@ -188,12 +192,15 @@ class RedisBus(Bus):
                 self._connected.set()
                 if restored:
                     self.node.on_bus_restored()
-                while not self._closing:
+                while not self._closing and self.up:
                     message = await pubsub.get_message(timeout=1.0)
                     if message is not None:
                         self._handle(str(message["channel"]), message["data"])
-            except (RedisError, OSError) as error:
+            except UNREACHABLE as error:
                 self._went_down(error)
+                await asyncio.sleep(RETRY_SECONDS)
+            except RedisError:
+                log.exception("redis bus: listening failed; trying again")
                 await asyncio.sleep(RETRY_SECONDS)
             finally:
                 if pubsub is not None:
@@ -245,16 +252,26 @@ class RedisBus(Bus):
             others = sorted(self.node.remote_nodes())
             try:
                 pipe = self.redis.pipeline(transaction=False)
+                pipe.exists(self._key("node", self.node_id))
                 pipe.set(self._key("node", self.node_id), "1", px=self.lease_ms)
                 for table_id in tables:
-                    pipe.evalsha(self._renew.sha, 1, self._key("lease", table_id), self.node_id, self.lease_ms)
+                    await self._renew(
+                        keys=[self._key("lease", table_id)], args=[self.node_id, self.lease_ms], client=pipe
+                    )
                 for other in others:
                     pipe.exists(self._key("node", other))
-                results = (await pipe.execute())[1:]
-            except (RedisError, OSError) as error:
+                alive, _, *results = await pipe.execute()
+            except UNREACHABLE as error:
                 self._went_down(error)
                 continue
-            gone = {other for other, alive in zip(others, results[len(tables) :], strict=True) if not alive}
+            except RedisError:
+                log.exception("redis bus: renewing the leases failed")
+                continue
+            if not alive:
+                # Our heartbeat vanished between two renewals: Redis restarted and lost its data.
+                self._went_down(RedisConnectionError("Redis restarted and lost its keys"))
+                continue
+            gone = {other for other, held in zip(others, results[len(tables) :], strict=True) if not held}
             if gone:
                 log.warning("nodes %s stopped answering: their clients are disconnected (R46)", ", ".join(gone))
                 self.node.nodes_gone(gone)
@@ -286,7 +303,7 @@ class RedisBus(Bus):
                     if not await self.node.adopt(table_id):
                         self.owned.discard(table_id)
                         await self._release(keys=[lease], args=[self.node_id])
-            except (RedisError, OSError) as error:
+            except UNREACHABLE as error:
                 self._went_down(error)
             except Exception:
                 log.exception("redis bus: the scan for tables nobody runs failed")
@@ -390,7 +407,7 @@ class RedisBus(Bus):
                 continue
             try:
                 await write()
-            except (RedisError, OSError) as error:
+            except UNREACHABLE as error:
                 self._went_down(error)
             except Exception:
                 log.exception("redis bus: a write failed")

@@ -1,0 +1,95 @@
+"""The tables' durable logs on a real database: write ahead, snapshots, closing, fencing, and a hand
+settled in the transaction that writes its last step (SQLite, and PostgreSQL when configured)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+import pytest
+
+from tuolaji.game.effects import HandSeat
+from tuolaji.game.view import RoundResult
+from tuolaji.store.accounts import Accounts
+from tuolaji.store.db import Database
+from tuolaji.store.records import HandWrite, get_hand
+from tuolaji.store.tablelog import Fenced, LogWrite, TableLog
+
+OPTIONS = {"preset": "nanning"}
+
+
+def entry(kind: str, **fields: object) -> dict[str, object]:
+    return {"t": kind, **fields}
+
+
+async def test_entries_are_kept_in_order_from_the_last_snapshot(db: Database) -> None:
+    log = TableLog(db)
+    try:
+        await log.create("t1", OPTIONS)
+        await log.append(LogWrite("t1", 1, [entry("sit", seat=0), entry("ready", seat=0)]))
+        await log.append(LogWrite("t1", 3, [entry("round", number=1), entry("act", n=1)]))
+        await log.append(LogWrite("t1", 5, [entry("act", n=2)]))
+        opened = await log.load("t1")
+        assert opened is not None
+        assert opened.entries == [entry("round", number=1), entry("act", n=1), entry("act", n=2)]
+        assert (opened.next_seq, opened.options, opened.fence) == (6, OPTIONS, 0)
+        assert [table.id for table in await log.open_tables()] == ["t1"] and await log.open_ids() == ["t1"]
+        await log.append(LogWrite("t1", 6, [entry("close", reason="empty")]))
+        assert await log.load("t1") is None and await log.open_ids() == []
+    finally:
+        await log.close()
+
+
+async def test_a_fenced_write_is_refused_and_the_rest_of_its_batch_is_written(db: Database) -> None:
+    log = TableLog(db)
+    try:
+        await log.create("old", OPTIONS, fence=1)
+        await log.create("other", OPTIONS, fence=1)
+        taken = await log.take("old")  # another node: the token goes to 2, and its log is read after that
+        assert taken is not None and taken.fence == 2
+        stale = log.append(LogWrite("old", 1, [entry("act", n=1)], fence=1))
+        fine = log.append(LogWrite("other", 1, [entry("act", n=1)], fence=1))
+        results = await asyncio.gather(stale, fine, return_exceptions=True)
+        assert isinstance(results[0], Fenced) and results[1] is None
+        assert (await log.load("old")).entries == []  # type: ignore[union-attr]
+        assert (await log.load("other")).entries == [entry("act", n=1)]  # type: ignore[union-attr]
+        await log.append(LogWrite("old", 1, [entry("act", n=9)], fence=2))
+        assert (await log.load("old")).entries == [entry("act", n=9)]  # type: ignore[union-attr]
+        assert await log.take("closed-or-unknown") is None
+    finally:
+        await log.close()
+
+
+async def test_the_last_step_and_the_settlement_share_one_transaction(db: Database) -> None:
+    accounts = Accounts(db)
+    _, alice = await accounts.create_guest()
+    log = TableLog(db)
+    result = RoundResult("played", dealer=0, winner="defenders", winning_team=0, levels=1, score=60)
+    hand = HandWrite(
+        table_id="t1",
+        number=1,
+        seed=7,
+        options=OPTIONS,
+        setup={"seed": 7},
+        actions=[],
+        result=result,
+        seats=[HandSeat(0, alice.id, alice.nickname), HandSeat(1, bot="heuristic"), HandSeat(2), HandSeat(3)],
+        started_at=datetime.now(UTC),
+    )
+    try:
+        await log.create("t1", OPTIONS)
+        settled = await log.append(LogWrite("t1", 1, [entry("settle")], hand=hand))
+        assert settled is not None and settled.lines[0]["points_delta"] > 0
+        record = await get_hand(db, settled.hand_id)
+        assert record is not None and record["number"] == 1
+        again = await log.stored_hand("t1", 1)
+        assert again is not None and (again.hand_id, again.lines) == (settled.hand_id, settled.lines)
+        # The same hand again (a second settlement) fails whole: neither its entries nor a record.
+        with pytest.raises(Exception, match=r"(?i)unique|duplicate"):
+            await log.append(LogWrite("t1", 2, [entry("settle")], hand=hand))
+        assert (await log.load("t1")).entries == [entry("settle")]  # type: ignore[union-attr]
+        me = await accounts.get(alice.id)
+        assert me is not None and me.points == settled.lines[0]["points"]
+    finally:
+        await log.close()
+        accounts.close()
