@@ -13,7 +13,15 @@ Every attack is bounded in count and time and goes only to a server it starts it
   others, each table asking for its next move as soon as the last one is played (one move at a
   time per table, played ``bot_delay`` after it was asked or when it comes, as the server does):
   the victim's moves per second alone and against the six. Measured through the pool directly:
-  through the server, search tables need seated people and a lobby the lead engineer is rewriting.
+  through the server, search tables need seated people at search tables.
+- ``slow``: five clients that never read a byte, each watching a busy table (bots playing flat out)
+  and sending ``lobby on`` 95 times a second with 40 tables open, for ``--seconds``: the server's
+  memory (RSS) before and after, and how many of them it closed.
+- ``lobby``: 1,000 lobby subscribers while three clients toggle ``watch``/``leave`` as fast as their
+  rate limit lets them, for ``--seconds``: ping p50/p99/max of another client, lobby messages each
+  subscriber got.
+- ``farm``: through the server, a broke guest joins an accomplice's table and escapes during the
+  deal over and over for ``--seconds``: escapes made, the accomplice's 積分 and silver after.
 
     .venv/bin/python benchmarks/abuse.py                                   # this tree
     mkdir /tmp/before && git archive 4633f3d | tar -x -C /tmp/before
@@ -25,12 +33,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
+import contextlib
 import inspect
 import itertools
 import json
 import os
 import re
+import socket
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
@@ -44,7 +56,8 @@ import httpx
 from websockets.asyncio.client import connect
 
 REPO = Path(__file__).resolve().parent.parent
-SCENARIOS = ("login", "guest", "argon2", "escape", "thinking")
+SCENARIOS = ("login", "guest", "argon2", "escape", "thinking", "slow", "lobby", "farm")
+OPEN = {"deal_interval_ms": 0, "bid_window_seconds": 0.5, "review_seconds": 0, "turn_seconds": 60}
 _RUNNING = re.compile(r"Uvicorn running on (http://[\d.]+:\d+)")
 MAX_SECONDS = 120.0
 
@@ -90,6 +103,234 @@ class Server:
 
 
 Scenario = Callable[[str], Awaitable[dict[str, Any]]]
+
+
+def unlimited(repo: Path) -> tuple[str, ...]:
+    """Options that switch the per-address limits off, for the scenarios that open many clients
+    from 127.0.0.1 (only those the tree's ``tuolaji serve`` knows)."""
+    cli = (repo / "tuolaji" / "server" / "cli.py").read_text(encoding="utf-8")
+    wanted = [("--account-rate", "0"), ("--guests-per-hour", "0"), ("--max-connections-per-address", "0")]
+    return tuple(word for option, value in wanted if option in cli for word in (option, value))
+
+
+class Ws:
+    """A small WebSocket client for the scenarios: hello, send, and read what comes into a list."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.got: list[dict[str, Any]] = []
+        self._ids = itertools.count(1)
+        self._reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def guest(cls, url: str, http: httpx.AsyncClient) -> Ws:
+        token = (await http.post("/api/guest")).json()["token"]
+        client = cls(await connect(url.replace("http://", "ws://") + "/ws", max_size=None))
+        await client.send("hello", token=token)
+        await client.until(lambda m: m["type"] == "welcome")
+        return client
+
+    async def _read(self) -> None:
+        with contextlib.suppress(Exception):
+            async for frame in self.ws:
+                self.got.append(json.loads(frame))
+
+    async def send(self, kind: str, **fields: Any) -> int:
+        ref = next(self._ids)
+        await self.ws.send(json.dumps({"v": 2, "type": kind, "id": ref, **fields}))
+        return ref
+
+    async def until(
+        self, found: Callable[[dict[str, Any]], bool], timeout: float = 30.0, since: int = 0
+    ) -> dict[str, Any]:
+        """The first message from index ``since`` on that ``found`` accepts (polled; bounded)."""
+        async with asyncio.timeout(timeout):
+            while True:
+                for message in self.got[since:]:
+                    if found(message):
+                        return message
+                await asyncio.sleep(0.01)
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+        self._reader.cancel()
+
+
+def rss_mib(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
+
+
+def slow_readers(seconds: float, readers: int = 5, tables: int = 40) -> Callable[[Server], Awaitable[dict[str, Any]]]:
+    """``readers`` clients that never read, each watching a busy table and sending ``lobby on`` at 95/s."""
+
+    async def run(server: Server) -> dict[str, Any]:
+        url = server.url
+        async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+            owners = [await Ws.guest(url, http) for _ in range(tables)]
+            for owner in owners:
+                await owner.send("play_now", options=OPEN)
+                await owner.until(lambda m: m["type"] == "table")
+                await owner.send("autoplay", on=True)
+            ids = [next(m for m in owner.got if m["type"] == "table")["table"]["id"] for owner in owners]
+            tokens = [(await http.post("/api/guest")).json()["token"] for _ in range(readers)]
+        before = rss_mib(server.process.pid)
+        sockets = []
+        for index, token in enumerate(tokens):
+            sock = await asyncio.to_thread(raw_socket, url)
+            sock.sendall(frame(json.dumps({"v": 2, "type": "hello", "token": token})))
+            sock.sendall(frame(json.dumps({"v": 2, "type": "watch", "table": ids[index]})))
+            sockets.append(sock)
+        peak = before
+        deadline = time.monotonic() + seconds
+        lobby_on = frame(json.dumps({"v": 2, "type": "lobby", "on": True}))
+        while time.monotonic() < deadline:
+            for sock in sockets:
+                with contextlib.suppress(OSError):
+                    sock.sendall(lobby_on)
+            peak = max(peak, rss_mib(server.process.pid))
+            await asyncio.sleep(1 / 95)
+        after = rss_mib(server.process.pid)
+        closed = 0
+        for sock in sockets:
+            sock.settimeout(0)
+            with contextlib.suppress(OSError):
+                closed += b"too far behind" in drain(sock)
+            sock.close()
+        for owner in owners:
+            await owner.close()
+        return {
+            "rss_before_mib": round(before),
+            "rss_peak_mib": round(peak),
+            "rss_after_mib": round(after),
+            "growth_mib": round(peak - before),
+            "readers_closed_too_slow": closed,
+        }
+
+    return run
+
+
+def raw_socket(url: str) -> socket.socket:
+    """A WebSocket opened by hand with a tiny receive buffer, read only when the scenario wants."""
+    host, port = url.removeprefix("http://").split(":")
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.settimeout(30)
+    sock.connect((host, int(port)))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(1)
+    return sock
+
+
+def frame(text: str) -> bytes:
+    """One masked WebSocket text frame."""
+    data = text.encode()
+    mask = os.urandom(4)
+    size = bytes([0x80 | len(data)]) if len(data) < 126 else bytes([0xFE]) + struct.pack(">H", len(data))
+    return bytes([0x81]) + size + mask + bytes(byte ^ mask[index % 4] for index, byte in enumerate(data))
+
+
+def drain(sock: socket.socket) -> bytes:
+    """Whatever the socket holds now (non-blocking)."""
+    data = b""
+    with contextlib.suppress(BlockingIOError, OSError):
+        while chunk := sock.recv(1 << 16):
+            data += chunk
+    return data
+
+
+def lobby_fan_out(seconds: float, subscribers: int = 1000, togglers: int = 3) -> Scenario:
+    """``subscribers`` lobby subscribers, ``togglers`` clients toggling watch/leave; a pinger's p99."""
+
+    async def run(url: str) -> dict[str, Any]:
+        async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+            owner = await Ws.guest(url, http)
+            await owner.send("create_table", options=OPEN)
+            table_id = (await owner.until(lambda m: m["type"] == "table"))["table"]["id"]
+            listeners = [await Ws.guest(url, http) for _ in range(subscribers)]
+            for listener in listeners:
+                await listener.send("lobby", on=True)
+            toggles = [await Ws.guest(url, http) for _ in range(togglers)]
+            token = (await http.post("/api/guest")).json()["token"]
+        stop = asyncio.Event()
+
+        async def toggle(client: Ws) -> int:
+            count = 0
+            while not stop.is_set():
+                await client.send("watch", table=table_id)
+                await client.send("leave")
+                count += 2
+                await asyncio.sleep(0.025)  # 80 messages a second, under the limit of 100
+            return count
+
+        marks = [len(listener.got) for listener in listeners]
+        pings = asyncio.create_task(pinger(url, token, stop))
+        toggling = [asyncio.create_task(toggle(client)) for client in toggles]
+        await asyncio.sleep(seconds)
+        stop.set()
+        toggled = sum(await asyncio.gather(*toggling))
+        times = await pings
+        received = [len(listener.got) - mark for listener, mark in zip(listeners, marks, strict=True)]
+        for client in [owner, *listeners, *toggles]:
+            await client.close()
+        return {
+            **percentiles(times),
+            "toggles": toggled,
+            "lobby_messages_per_subscriber": round(statistics.fmean(received), 1),
+        }
+
+    return run
+
+
+def farming(seconds: float) -> Scenario:
+    """A broke guest escapes from an accomplice's table during the deal, over and over."""
+
+    async def run(url: str) -> dict[str, Any]:
+        async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+            accomplice = await Ws.guest(url, http)
+            escaper = await Ws.guest(url, http)
+        await accomplice.send("create_table", options={**OPEN, "deal_interval_ms": 500})
+        table_id = (await accomplice.until(lambda m: m["type"] == "table"))["table"]["id"]
+        for seat in (2, 3):
+            await accomplice.send("add_bot", seat=seat)
+        await accomplice.send("start")
+        escapes = refused = 0
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            mark = len(escaper.got)
+            await escaper.send("join", table=table_id, seat=1)
+            answer = await escaper.until(lambda m: m.get("type") in ("ack", "error"), 10, mark)
+            if answer["type"] == "error":
+                refused += 1
+                await asyncio.sleep(0.05)
+                continue
+            await escaper.send("start")
+            with contextlib.suppress(TimeoutError):
+                await escaper.until(lambda m: m["type"] == "state" and m["view"] is not None, 5, mark)
+            await escaper.send("leave")
+            escapes += 1
+            with contextlib.suppress(TimeoutError):
+                await escaper.until(lambda m: m["type"] == "left", 5, mark)
+            await accomplice.send("start")
+        me = [m for m in accomplice.got if m["type"] == "account"]
+        account = me[-1]["account"] if me else None
+        await accomplice.close()
+        await escaper.close()
+        return {
+            "escapes": escapes,
+            "joins_refused": refused,
+            "accomplice_points": account["points"] if account else 0,
+            "accomplice_silver": account["silver"] if account else 1000,
+        }
+
+    return run
 
 
 async def with_server(repo: Path, args: Sequence[str], run: Scenario) -> dict[str, Any]:
@@ -286,6 +527,17 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         report["argon2_12_clients"] = await with_server(repo, ("--account-rate", "0"), argon2_flood(seconds))
     if "escape" in chosen:
         report["escape_farming"] = escape_farming()
+    if "slow" in chosen:
+        server = Server(repo, ("--bot-delay", "0", "--next-hand-delay", "0", *unlimited(repo)))
+        try:
+            report["slow_readers_5"] = await slow_readers(seconds)(server)
+        finally:
+            server.stop()
+    if "lobby" in chosen:
+        report["lobby_1000_subscribers_3_togglers"] = await with_server(repo, unlimited(repo), lobby_fan_out(seconds))
+    if "farm" in chosen:
+        args_farm = ("--bot-delay", "0", "--next-hand-delay", "0", *unlimited(repo))
+        report["escape_farming_server"] = await with_server(repo, args_farm, farming(seconds))
     if "thinking" in chosen:
         report["thinking_server_pace"] = await fairness(seconds, args.budget_ms, bot_delay=0.6)
         report["thinking_flat_out"] = await fairness(seconds, args.budget_ms, bot_delay=0.0)

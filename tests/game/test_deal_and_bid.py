@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
@@ -24,6 +23,7 @@ from tuolaji.game import (
 )
 from tuolaji.game.simulate import play_random_round
 from tuolaji.game.view import BidRecord
+from tuolaji.game.wire import view_json
 
 from .helpers import hands_with, stacked_round
 
@@ -190,7 +190,7 @@ def test_every_seat_and_a_spectator_see_every_bid_in_order() -> None:
     round_.apply(CloseBidding())
     assert round_.dealer == 0 and round_.trump is not None and round_.trump.suit == spade
     for seat in (None, 0, 1, 2, 3):
-        data = json.loads(json.dumps(round_.view(seat).to_json()))
+        data = view_json(round_.view(seat))
         assert data["bids"] == [
             {"seat": 0, "suit": "S", "count": 1},
             {"seat": 1, "suit": "H", "count": 2},
@@ -206,4 +206,4 @@ def test_a_redealt_round_lists_no_bids() -> None:
     round_.apply(DealCards(DECK_SIZE))
     round_.apply(CloseBidding())
     assert round_.result is not None and round_.result.kind == "redeal"
-    assert round_.view(None).bids == () and round_.view(1).to_json()["bids"] == []
+    assert round_.view(None).bids == () and view_json(round_.view(1))["bids"] == []

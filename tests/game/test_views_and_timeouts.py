@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
@@ -28,6 +27,7 @@ from tuolaji.game import (
 )
 from tuolaji.game.simulate import random_move
 from tuolaji.game.view import Event
+from tuolaji.game.wire import view_json
 
 CARD_KEYS = ("hand", "hint")
 
@@ -52,7 +52,7 @@ def _check_views(round_: Round, events: list[Event]) -> None:
         view = round_.view(seat)
         assert sorted(view.hand) == sorted(round_.hands[seat])
         assert contains(round_.hands[seat], view.hint)
-        data = json.loads(json.dumps(view.to_json()))
+        data = view_json(view)
         assert sorted(_cards_in(data)) == sorted(_cards_in({"hand": data["hand"], "hint": data["hint"]}))
     spectator = round_.view(None)
     assert spectator.hand == () and spectator.hint == ()

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from tuolaji.cards import SUITS, Card, format_cards, parse_cards
+from tuolaji.cards import SUITS, Card, format_cards
+from tuolaji.game.fields import FieldError, bool_field, cards_field, int_field, suit_field
 
 
 class ActionFormatError(ValueError):
@@ -137,15 +138,6 @@ def action_to_json(action: Action) -> dict[str, Any]:
     return data
 
 
-def _int_field(data: dict[str, Any], name: str, low: int, high: int) -> int:
-    value = data.get(name)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ActionFormatError(
-            f"action {data.get('type')!r}: field {name!r}={value!r} must be an integer {low}…{high}"
-        )
-    return value
-
-
 def action_from_json(data: object) -> Action:
     """Parse the JSON form of an action; raise :class:`ActionFormatError` naming what is wrong."""
     if not isinstance(data, dict):
@@ -155,36 +147,24 @@ def action_from_json(data: object) -> Action:
     if cls is None:
         raise ActionFormatError(f"unknown action type {kind!r}; known: {', '.join(sorted(_BY_TYPE))}")
     fields: dict[str, Any] = {}
-    for name in cls.__dataclass_fields__:
-        if name == "seat":
-            fields[name] = _int_field(data, name, 0, 3)
-        elif name == "count":
-            fields[name] = _int_field(data, name, 1, 216)
-        elif name == "suit":
-            suit = data.get("suit")
-            if not isinstance(suit, str) or suit.upper() not in SUITS:
-                raise ActionFormatError(f"action {kind!r}: field 'suit'={suit!r} must be one of S H C D")
-            fields[name] = SUITS.index(suit.upper())
-        elif name == "cards":
-            cards = data.get("cards")
-            if isinstance(cards, list) and all(isinstance(token, str) for token in cards):
-                cards = " ".join(cards)
-            if not isinstance(cards, str):
-                raise ActionFormatError(f"action {kind!r}: field 'cards' must be a string of cards or a list of them")
-            try:
-                fields[name] = tuple(parse_cards(cards))
-            except ValueError as error:
-                raise ActionFormatError(f"action {kind!r}: field 'cards': {error}") from None
-        elif name == "reason":
-            reason = data.get("reason", "request")
-            if reason not in AUTOPLAY_REASONS:
-                raise ActionFormatError(
-                    f"action {kind!r}: field 'reason'={reason!r} must be one of {', '.join(AUTOPLAY_REASONS)}"
-                )
-            fields[name] = reason
-        elif name == "on":
-            on = data.get("on")
-            if not isinstance(on, bool):
-                raise ActionFormatError(f"action {kind!r}: field 'on'={on!r} must be true or false")
-            fields[name] = on
+    try:
+        for name in cls.__dataclass_fields__:
+            value = data.get(name)
+            if name == "seat":
+                fields[name] = int_field(name, value, 0, 3)
+            elif name == "count":
+                fields[name] = int_field(name, value, 1, 216)
+            elif name == "suit":
+                fields[name] = suit_field(name, value)
+            elif name == "cards":
+                fields[name] = cards_field(name, value, allow_empty=True)
+            elif name == "on":
+                fields[name] = bool_field(name, value)
+            elif name == "reason":
+                reason = data.get("reason", "request")
+                if reason not in AUTOPLAY_REASONS:
+                    raise FieldError(f"field 'reason'={reason!r} must be one of {', '.join(AUTOPLAY_REASONS)}")
+                fields[name] = reason
+    except FieldError as error:
+        raise ActionFormatError(f"action {kind!r}: {error}") from None
     return cls(**fields)

@@ -113,7 +113,8 @@ class RoundResult:
 
 @dataclass(frozen=True)
 class SeatView:
-    """Everything one seat may know about the round (R46: enough to rebuild the table on reconnect)."""
+    """Everything one seat may know about the round (R46: enough to rebuild the table on reconnect).
+    Its JSON form is :func:`tuolaji.game.wire.view_json`."""
 
     seat: int | None
     phase: str
@@ -144,9 +145,3 @@ class SeatView:
     result: RoundResult | None
     preset: str
     illegal_follow: str
-
-    def to_json(self) -> dict[str, Any]:
-        data = to_jsonable(self)
-        data["level"] = "23456789TJQKA"[self.level]
-        data["bid_options"] = [{"suit": SUITS[suit], "count": count} for suit, count in self.bid_options]
-        return data

@@ -75,6 +75,7 @@ class App:
             await bus.start(lobby)
             await lobby.restore()
             self.api.lobby = lobby
+            self.api.on_logout = bus.logout
             yield
         finally:
             self.api.lobby = None

@@ -10,9 +10,12 @@ runs the same way on one node or many.
 from __future__ import annotations
 
 import json
+import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from tuolaji.server.limits import EscapeCooldown
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,9 @@ class Node(Protocol):
     def on_bus_restored(self) -> None:
         """The bus is back after being down: messages may have been lost on the way."""
 
+    def on_logout(self, account_id: int, session: str) -> None:
+        """``account_id`` logged out of ``session``: close this node's connections of that session."""
+
 
 class BusDown(Exception):
     """The bus cannot reach the other nodes now (Redis is down)."""
@@ -155,6 +161,18 @@ class Bus(ABC):
         """This node runs the new table ``table_id``. Raises :class:`BusDown`."""
 
     @abstractmethod
+    def escaped(self, account_id: int) -> None:
+        """``account_id`` escaped from a hand (R43): it waits before it may sit again (``EscapeCooldown``)."""
+
+    @abstractmethod
+    async def escape_wait(self, account_id: int) -> float:
+        """Seconds ``account_id`` must still wait after its escapes before it may sit. Raises :class:`BusDown`."""
+
+    @abstractmethod
+    def logout(self, account_id: int, session: str) -> None:
+        """Close every node's connections of ``account_id`` that use ``session`` (a logged-out token)."""
+
+    @abstractmethod
     def table_running(self, table_id: str) -> None:
         """This node now runs ``table_id`` (adopted): listen for its commands and tell the others."""
 
@@ -173,10 +191,11 @@ class LocalBus(Bus):
 
     fenced = False
 
-    def __init__(self, node_id: str) -> None:
+    def __init__(self, node_id: str, cooldown: EscapeCooldown | None = None) -> None:
         self.node_id = node_id
         self._node: Node | None = None
         self._seats: dict[int, SeatRef] = {}
+        self._cooldown = cooldown or EscapeCooldown()
 
     @property
     def node(self) -> Node:
@@ -228,6 +247,15 @@ class LocalBus(Bus):
 
     async def new_table(self, table_id: str) -> None:
         return None
+
+    def escaped(self, account_id: int) -> None:
+        self._cooldown.strike(account_id, time.time())
+
+    async def escape_wait(self, account_id: int) -> float:
+        return self._cooldown.wait(account_id, time.time())
+
+    def logout(self, account_id: int, session: str) -> None:
+        self.node.on_logout(account_id, session)
 
     def table_running(self, table_id: str) -> None:
         return None

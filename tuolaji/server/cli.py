@@ -149,6 +149,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"password checks that may wait for a thread; more are answered 503 (default {HASH_QUEUE})",
     )
     parser.add_argument(
+        "--hello-timeout",
+        type=_above_zero(float),
+        default=10.0,
+        help="seconds a new WebSocket connection has to authenticate with hello (default 10)",
+    )
+    parser.add_argument(
+        "--max-connections-per-address",
+        type=int,
+        default=20,
+        help="open WebSocket connections one client address may have (default 20; 0: no limit)",
+    )
+    parser.add_argument(
+        "--outbox-kib",
+        type=_above_zero(int),
+        default=1024,
+        help="KiB of messages a client may fall behind by before it is disconnected (default 1024)",
+    )
+    parser.add_argument(
         "--ws-deflate",
         action="store_true",
         help="offer permessage-deflate compression on WebSockets (less traffic, more CPU per message)",
@@ -182,6 +200,9 @@ def run(args: argparse.Namespace) -> int:
         bot_workers=args.bot_workers,
         search_budget_ms=args.search_budget_ms,
         forwarded_allow_ips=args.forwarded_allow_ips,
+        hello_timeout=args.hello_timeout,
+        connections_per_address=max(0, args.max_connections_per_address),
+        outbox_bytes=int(args.outbox_kib) * 1024,
         guests_per_hour=args.guests_per_hour,
         session_days=args.session_days,
         hash_threads=args.hash_threads,

@@ -6,6 +6,7 @@ import os
 import secrets
 from dataclasses import dataclass, field
 
+from tuolaji.server.connection import OUTBOX_BYTES
 from tuolaji.server.limits import ACCOUNT_BURST, ACCOUNT_RATE_PER_MINUTE, GUESTS_PER_HOUR, RATE_BURST, RATE_PER_SECOND
 from tuolaji.store.accounts import DEFAULT_SESSION_DAYS, DEFAULT_START_SILVER
 from tuolaji.store.db import DEFAULT_URL
@@ -44,6 +45,12 @@ class ServerConfig:
     rate_per_second: float = RATE_PER_SECOND
     """Messages per second a connection may send (token bucket), and its burst."""
     rate_burst: float = RATE_BURST
+    outbox_bytes: int = OUTBOX_BYTES
+    """Memory of queued messages a client may fall behind by before it is closed (``CLOSE_TOO_SLOW``)."""
+    hello_timeout: float = 10.0
+    """Seconds a new connection has to send its ``hello``."""
+    connections_per_address: int = 20
+    """Open WebSocket connections one client address may have; 0: no limit."""
     account_rate_per_minute: float = ACCOUNT_RATE_PER_MINUTE
     """Account requests (guest, register, login) per minute per client address; 0: no limit."""
     account_burst: float = ACCOUNT_BURST

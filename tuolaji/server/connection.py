@@ -1,7 +1,10 @@
 """One WebSocket client: a bounded outbox drained by a writer task, and a per-connection rate limit.
 
 Tables and the lobby never await a client: they ``send`` into the outbox, so a slow or dead
-client cannot hold up a table. A client whose outbox overflows is disconnected.
+client cannot hold up a table. The outbox is bounded by the memory its messages take: a client
+that falls that far behind (it does not read) loses what was queued and is closed with
+:data:`CLOSE_TOO_SLOW` and a reason saying so, so a reader that never reads costs the server at
+most ``outbox_bytes``.
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ import asyncio
 import collections
 import contextlib
 import json
+import logging
+import sys
 from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -17,35 +22,58 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from tuolaji.server.limits import RATE_BURST, RATE_PER_SECOND, RateLimiter
 from tuolaji.server.protocol import error_message
 
+log = logging.getLogger(__name__)
+
 if TYPE_CHECKING:
     from tuolaji.store.accounts import AccountData
 
-OUTBOX_LIMIT = 2000
-"""Queued messages a client may fall behind by before it is disconnected."""
+OUTBOX_BYTES = 1 << 20
+"""Memory (bytes of queued message strings) a client may fall behind by before it is disconnected."""
+CLOSE_SECONDS = 5.0
+"""How long closing a client that does not read may take before the server stops waiting for it."""
 FLOOD_LIMIT = 200
 """Dropped messages after which a flooding connection is closed (1008)."""
 CLOSE_REPLACED = 4001
 CLOSE_POLICY = 1008
 CLOSE_RESTART = 1012
 """Service restart (RFC 6455): the server is restarting; reconnect."""
+CLOSE_TOO_SLOW = 4008
+"""The client fell too far behind in reading (its outbox overflowed)."""
+CLOSE_HELLO_TIMEOUT = 4003
+"""No ``hello`` in time."""
+CLOSE_TOO_MANY = 4029
+"""Too many connections from one client address."""
+CLOSE_LOGGED_OUT = 4004
+"""The connection's token was logged out."""
 
 
 class Connection:
     """A client connection: its ``id`` (how tables address it), who it is, and its outgoing queue."""
 
     def __init__(
-        self, websocket: WebSocket, client_id: str, rate: float = RATE_PER_SECOND, burst: float = RATE_BURST
+        self,
+        websocket: WebSocket,
+        client_id: str,
+        rate: float = RATE_PER_SECOND,
+        burst: float = RATE_BURST,
+        outbox_bytes: int = OUTBOX_BYTES,
     ) -> None:
         self.websocket = websocket
         self.id = client_id
         self.account: AccountData | None = None
         self.token: str | None = None
+        self.address = ""
+        """The client address it came from (``X-Forwarded-For`` only from a trusted proxy)."""
         self.limiter = RateLimiter(rate, burst)
         self.closed = asyncio.Event()
-        self._outbox: collections.deque[str] = collections.deque()
+        self.outbox_bytes = outbox_bytes
+        self.queued_bytes = 0
+        self._outbox: collections.deque[tuple[str, int]] = collections.deque()
         self._close_code: int | None = None
+        self._close_reason = ""
         self._wakeup: asyncio.Future[None] | None = None
         self._writer = asyncio.create_task(self._write())
+        self._closer: asyncio.Task[None] | None = None
 
     def send(self, body: dict[str, Any]) -> None:
         """Queue a message (never blocks); a client too far behind is disconnected."""
@@ -55,11 +83,24 @@ class Connection:
         """Queue an already encoded message."""
         if self.closed.is_set():
             return
-        if len(self._outbox) >= OUTBOX_LIMIT:
-            self.close(CLOSE_POLICY)
+        size = sys.getsizeof(text)
+        if self.queued_bytes + size > self.outbox_bytes:
+            self._fell_behind()
             return
-        self._outbox.append(text)
+        self._outbox.append((text, size))
+        self.queued_bytes += size
         self._wake()
+
+    def _fell_behind(self) -> None:
+        """The client does not read: drop what is queued and close it, saying why."""
+        waiting = self.queued_bytes
+        self._outbox.clear()
+        self.queued_bytes = 0
+        self.closed.set()
+        self._writer.cancel()  # it may be waiting for the socket to drain, which it may never do
+        reason = f"too far behind: {waiting} bytes were waiting for you to read them"
+        log.info("client %s closed: %s", self.id, reason)
+        self._closer = asyncio.create_task(self._close_now(CLOSE_TOO_SLOW, reason))
 
     def error(
         self,
@@ -72,12 +113,16 @@ class Connection:
         """Queue an ``error`` message (``params`` let the client word it, docs/PROTOCOL.md §2.5)."""
         self.send(error_message(code, text, ref, rule, params))
 
-    def close(self, code: int = 1000) -> None:
-        """Flush what is queued, then close the socket with ``code``."""
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Flush what is queued, then close the socket with ``code`` (and ``reason``)."""
         if not self.closed.is_set():
             self.closed.set()
-            self._close_code = code
+            self._close_code, self._close_reason = code, reason
             self._wake()
+
+    async def _close_now(self, code: int, reason: str) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.websocket.close(code, reason), CLOSE_SECONDS)
 
     def _wake(self) -> None:
         waiter = self._wakeup
@@ -91,10 +136,12 @@ class Connection:
         try:
             while True:
                 while outbox:
-                    await send({"type": "websocket.send", "text": outbox.popleft()})
+                    text, size = outbox.popleft()
+                    self.queued_bytes -= size
+                    await send({"type": "websocket.send", "text": text})
                 if self._close_code is not None:
                     if self._open():
-                        await self.websocket.close(self._close_code)
+                        await self.websocket.close(self._close_code, self._close_reason)
                     return
                 self._wakeup = asyncio.get_running_loop().create_future()
                 await self._wakeup
@@ -117,3 +164,8 @@ class Connection:
             self._writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
+        except asyncio.CancelledError:
+            if not self._writer.cancelled():
+                raise  # not the writer's end (``_fell_behind``) but ours
+        if self._closer is not None:
+            await self._closer

@@ -13,11 +13,14 @@ clients again when their table moves to another node.
 from __future__ import annotations
 
 import asyncio
+import collections
 import itertools
 import json
 import logging
+import math
 import random
 import secrets
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -25,10 +28,12 @@ from typing import Any
 from tuolaji.game.commands import Attach, Command, Detach, Join, Player, PlayNow, Watch
 from tuolaji.game.options import OptionError, TableOptions
 from tuolaji.game.table import Table, TableConfig
+from tuolaji.game.wire import dumps
 from tuolaji.server.autoplay import DEFAULT_BOT, make_autoplayer
 from tuolaji.server.bus import Bus, BusDown, Envelope, node_of
 from tuolaji.server.config import ServerConfig
-from tuolaji.server.connection import CLOSE_REPLACED, CLOSE_RESTART, Connection
+from tuolaji.server.connection import CLOSE_LOGGED_OUT, CLOSE_REPLACED, CLOSE_RESTART, Connection
+from tuolaji.server.limits import JoinLimiter
 from tuolaji.server.protocol import (
     PROTOCOL_VERSION,
     SCHEMAS,
@@ -40,8 +45,7 @@ from tuolaji.server.protocol import (
 )
 from tuolaji.server.tablehost import TableHost, player_of
 from tuolaji.server.thinking import SLOW_BOTS, ThinkingPool
-from tuolaji.server.views import dumps
-from tuolaji.store.accounts import Accounts
+from tuolaji.store.accounts import Accounts, session_id
 from tuolaji.store.db import Database
 from tuolaji.store.passwords import PasswordHashing
 from tuolaji.store.tablelog import OpenTable, TableLog
@@ -106,6 +110,9 @@ class Lobby:
         self.clients: dict[str, Connection] = {}
         """client id → connection."""
         self.subscribers: set[Connection] = set()
+        self.addresses: collections.Counter[str] = collections.Counter()
+        """client address → its open connections here."""
+        self.join_limiter = JoinLimiter()
         self.stopping = False
         self._seeds = match_seeds(config.seed)
         self._client_ids = itertools.count(1)
@@ -357,9 +364,24 @@ class Lobby:
 
     # ------------------------------------------------------------------ connections
 
-    def connected(self, conn: Connection) -> None:
-        """A new connection (before its hello)."""
+    def connected(self, conn: Connection, address: str) -> bool:
+        """A new connection from ``address`` (before its hello); False if that address has too many."""
+        limit = self.config.connections_per_address
+        if limit and self.addresses[address] >= limit:
+            return False
+        self.addresses[address] += 1
+        conn.address = address
         self.clients[conn.id] = conn
+        return True
+
+    def on_logout(self, account_id: int, session: str) -> None:
+        conn = self.connections.get(account_id)
+        if conn is not None and conn.token is not None and session_id(conn.token) == session:
+            conn.error("bad_token", "you logged out; this connection is closed", params={"reason": "logged_out"})
+            conn.close(CLOSE_LOGGED_OUT, "logged out")
+
+    def escaped(self, account_id: int) -> None:
+        self.bus.escaped(account_id)
 
     async def hello(self, conn: Connection, token: str, ref: str | int | None) -> None:
         """Authenticate ``conn``; a second connection of the same account replaces the first."""
@@ -410,7 +432,10 @@ class Lobby:
     def disconnected(self, conn: Connection) -> None:
         """A connection closed: unsubscribe it and tell its table (R46), unless the server is restarting."""
         self.subscribers.discard(conn)
-        self.clients.pop(conn.id, None)
+        if self.clients.pop(conn.id, None) is not None:
+            self.addresses[conn.address] -= 1
+            if self.addresses[conn.address] <= 0:
+                del self.addresses[conn.address]
         place = self.places.pop(conn.id, None)
         asked = self.pending.pop(conn.id, None)
         if conn.account is not None:
@@ -498,8 +523,15 @@ class Lobby:
     async def _join_or_watch(self, conn: Connection, msg: ClientMessage) -> None:
         assert conn.account is not None
         kind, ref, table_id = msg.type, msg.id, msg.fields["table"]
+        # A table this node has not heard of yet may be brand new on another node: its owner is asked.
+        known = table_id in self.summaries or table_id in self.hosts
         if conn.id in self.places or conn.id in self.pending:
+            if not known:
+                conn.error("no_table", f"{kind}: no table {table_id!r}", ref, params={"table": table_id})
+                return
             conn.error("already_seated", f"{kind}: leave your current table first", ref, params=self._at(conn))
+            return
+        if kind == "join" and not await self._may_sit(conn, msg):
             return
         if kind == "join":
             try:
@@ -518,14 +550,42 @@ class Lobby:
                 )
                 return
         self.pending[conn.id] = table_id
-        # A table this node has not heard of yet may be brand new on another node: ask its owner.
-        known = table_id in self.summaries or table_id in self.hosts
         if not await self._route(conn, table_id, msg, quiet=not known):
             self.pending.pop(conn.id, None)
             if kind == "join":
                 self.bus.seat_changed(conn.account.id, table_id, None)
             if not known:
                 conn.error("no_table", f"{kind}: no table {table_id!r}", ref, params={"table": table_id})
+
+    async def _may_sit(self, conn: Connection, msg: ClientMessage) -> bool:
+        """Whether ``conn``'s account may take a seat now: not too many seats in a row (``JoinLimiter``)
+        and not while it waits after escaping (R43, ``EscapeCooldown``); else it is told why."""
+        assert conn.account is not None
+        account_id, kind = conn.account.id, msg.type
+        retry = self.join_limiter.check(account_id, time.monotonic())
+        if retry is not None:
+            conn.error(
+                "rate_limited",
+                f"{kind}: too many tables in a row; try again in {retry} s",
+                msg.id,
+                params={"reason": "joins", "seconds": retry},
+            )
+            return False
+        try:
+            wait = await self.bus.escape_wait(account_id)
+        except BusDown:
+            wait = 0.0
+        if wait > 0:
+            seconds = math.ceil(wait)
+            conn.error(
+                "escape_cooldown",
+                f"{kind}: you left a hand (R43); you may sit again in {seconds} s",
+                msg.id,
+                "R43",
+                params={"seconds": seconds, "rule": "R43"},
+            )
+            return False
+        return True
 
     def _at(self, conn: Connection) -> dict[str, Any]:
         place = self.places.get(conn.id)
@@ -545,6 +605,8 @@ class Lobby:
         assert account is not None
         if conn.id in self.places or conn.id in self.pending:
             conn.error("already_seated", f"{msg.type}: leave your current table first", msg.id, params=self._at(conn))
+            return
+        if not await self._may_sit(conn, msg):
             return
         raw = msg.fields.get("options", {})
         try:

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from tuolaji.bots import canonical_name
-from tuolaji.cards import SUITS, CardParseError, parse_cards
 from tuolaji.game.commands import (
     AddBot,
     Command,
@@ -26,12 +25,12 @@ from tuolaji.game.commands import (
     Start,
     Sync,
 )
+from tuolaji.game.fields import CardFieldError, bool_field, cards_field, int_field, suit_field
 from tuolaji.server.autoplay import DEFAULT_BOT
 
 PROTOCOL_VERSION: Final = 2
 MAX_FRAME_BYTES: Final = 16 * 1024
 """Frames above this are refused with ``too_large`` (the connection stays open)."""
-MAX_CARDS: Final = 54
 MAX_BOT_NAME: Final = 40
 
 
@@ -66,40 +65,7 @@ def _string(max_length: int, min_length: int = 1) -> Validator:
 
 
 def _integer(low: int, high: int) -> Validator:
-    def check(name: str, value: object) -> object:
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ValueError(f"field {name!r} must be an integer {low}…{high}")
-        return value
-
-    return check
-
-
-def _boolean(name: str, value: object) -> object:
-    if not isinstance(value, bool):
-        raise ValueError(f"field {name!r} must be true or false")
-    return value
-
-
-def _suit(name: str, value: object) -> object:
-    if not isinstance(value, str) or value.upper() not in SUITS or len(value) != 1:
-        raise ValueError(f"field {name!r} must be one of S H C D")
-    return SUITS.index(value.upper())
-
-
-def _cards(name: str, value: object) -> object:
-    if isinstance(value, list) and len(value) <= MAX_CARDS and all(isinstance(token, str) for token in value):
-        text = " ".join(value)
-    elif isinstance(value, str) and len(value) <= 4 * MAX_CARDS:
-        text = value
-    else:
-        raise ValueError(f'field {name!r} must be a list of at most {MAX_CARDS} card strings, e.g. ["AS", "AS"]')
-    try:
-        cards = tuple(parse_cards(text))
-    except CardParseError as error:
-        raise CardError(str(error)) from None
-    if not cards or len(cards) > MAX_CARDS:
-        raise ValueError(f"field {name!r} must hold 1–{MAX_CARDS} cards")
-    return cards
+    return lambda name, value: int_field(name, value, low, high)
 
 
 def _bot(name: str, value: object) -> object:
@@ -115,10 +81,6 @@ def _object(name: str, value: object) -> object:
     if not isinstance(value, dict):
         raise ValueError(f"field {name!r} must be a JSON object")
     return value
-
-
-class CardError(ValueError):
-    """A card string not in RULES.md notation."""
 
 
 _TABLE_ID = _string(40)
@@ -141,7 +103,7 @@ class MessageType:
 SCHEMAS: Final[dict[str, MessageType]] = {
     "hello": MessageType({"token": (_string(200, 0), True)}),
     "ping": MessageType({}),
-    "lobby": MessageType({"on": (_boolean, True)}),
+    "lobby": MessageType({"on": (bool_field, True)}),
     "create_table": MessageType({"options": (_object, False), "seat": (_SEAT, False)}),
     "play_now": MessageType({"options": (_object, False), "bot": (_bot, False)}),
     "join": MessageType({"table": (_TABLE_ID, True), "seat": (_SEAT, True)}),
@@ -154,17 +116,17 @@ SCHEMAS: Final[dict[str, MessageType]] = {
     "remove_bot": MessageType({"seat": (_SEAT, True)}, lambda client, f, ref: RemoveBot(client, f["seat"], ref)),
     "start": MessageType({}, lambda client, f, ref: Start(client, ref)),
     "bid": MessageType(
-        {"suit": (_suit, True), "count": (_integer(1, 4), True)},
+        {"suit": (suit_field, True), "count": (_integer(1, 4), True)},
         lambda client, f, ref: RequestBid(client, f["suit"], f["count"], ref),
     ),
     "play": MessageType(
-        {"cards": (_cards, True), "laogai": (_boolean, False)},
+        {"cards": (cards_field, True), "laogai": (bool_field, False)},
         lambda client, f, ref: RequestPlay(client, f["cards"], f.get("laogai", False), ref),
     ),
     "remind": MessageType({}, lambda client, f, ref: RequestRemind(client, ref)),
     "sync": MessageType({}, lambda client, f, ref: Sync(client, ref)),
     "retract": MessageType({}, lambda client, f, ref: RequestRetract(client, ref)),
-    "autoplay": MessageType({"on": (_boolean, True)}, lambda client, f, ref: RequestAutoPlay(client, f["on"], ref)),
+    "autoplay": MessageType({"on": (bool_field, True)}, lambda client, f, ref: RequestAutoPlay(client, f["on"], ref)),
 }
 """Every client message type. ``v``, ``type`` and ``id`` are implied. A ``bot`` field arrives as the
 bot's canonical name (``hard`` becomes ``search``)."""
@@ -233,7 +195,7 @@ def parse_client_message(text: str) -> ClientMessage:
             continue
         try:
             fields[name] = validator(name, data[name])
-        except CardError as error:
+        except CardFieldError as error:
             raise ProtocolError("bad_card", f"{kind}: {error}", ref, params=where) from None
         except ValueError as error:
             raise ProtocolError(

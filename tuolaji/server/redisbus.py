@@ -28,6 +28,7 @@ import contextlib
 import functools
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -38,6 +39,7 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from tuolaji.server.bus import Bus, BusDown, Envelope, Node, SeatRef, node_of
+from tuolaji.server.limits import EscapeCooldown
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +96,16 @@ class RedisBus(Bus):
 
     fenced = True
 
-    def __init__(self, url: str, node_id: str, lease_ms: int = LEASE_MS, scan_seconds: float = SCAN_SECONDS) -> None:
+    def __init__(
+        self,
+        url: str,
+        node_id: str,
+        lease_ms: int = LEASE_MS,
+        scan_seconds: float = SCAN_SECONDS,
+        cooldown: EscapeCooldown | None = None,
+    ) -> None:
+        self.cooldown = cooldown or EscapeCooldown()
+        """The escape policy; its state (strikes, waits) lives in Redis, shared by every node."""
         self.url = url
         self.node_id = node_id
         self.lease_ms = lease_ms
@@ -183,7 +194,9 @@ class RedisBus(Bus):
             try:
                 await self.redis.ping()
                 pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-                await pubsub.subscribe(self._key("n", self.node_id), self._key("lobby"), self._key("moved"))
+                await pubsub.subscribe(
+                    self._key("n", self.node_id), self._key("lobby"), self._key("moved"), self._key("logout")
+                )
                 await self.redis.set(self._key("node", self.node_id), "1", px=self.lease_ms)
                 await self._reassert()
                 restored = self._was_up
@@ -215,6 +228,9 @@ class RedisBus(Bus):
                 node.on_summary(change["id"], change["s"])
             elif channel == self._key("moved"):
                 node.on_moved(data)
+            elif channel == self._key("logout"):
+                account, _, session = data.partition("|")
+                node.on_logout(int(account), session)
             else:
                 body = json.loads(data)
                 if body["k"] == "cmd":
@@ -357,6 +373,27 @@ class RedisBus(Bus):
     def connection_closed(self, account_id: int, client: str) -> None:
         """``client`` closed; forget it as the account's connection unless a newer one took over."""
         self._later(lambda: self._forget_conn(keys=[self._key("conn", str(account_id))], args=[client]))
+
+    def escaped(self, account_id: int) -> None:
+        key = self._key("escapes", str(account_id))
+
+        async def write() -> None:
+            now = time.time()
+            count = int(await self.redis.hincrby(key, "count", 1))
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hset(key, "until", str(now + self.cooldown.delay(count)))
+            pipe.expire(key, round(self.cooldown.forget_after))
+            await pipe.execute()
+
+        self._later(write)
+
+    async def escape_wait(self, account_id: int) -> float:
+        until = await self._call(lambda: self.redis.hget(self._key("escapes", str(account_id)), "until"))
+        return max(0.0, float(until) - time.time()) if until else 0.0
+
+    def logout(self, account_id: int, session: str) -> None:
+        self.node.on_logout(account_id, session)
+        self._later(lambda: self.redis.publish(self._key("logout"), f"{account_id}|{session}"))
 
     # ------------------------------------------------------------------ between nodes
 

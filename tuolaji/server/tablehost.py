@@ -51,9 +51,9 @@ from tuolaji.game.effects import (
     StoreHand,
 )
 from tuolaji.game.table import Table, TableState
+from tuolaji.game.wire import ViewEncoder, dumps, event_json
 from tuolaji.server.protocol import error_message, message
 from tuolaji.server.thinking import ThinkingPool
-from tuolaji.server.views import ViewEncoder, dumps, event_json
 from tuolaji.store.accounts import AccountData
 from tuolaji.store.records import HandWrite, Settled
 from tuolaji.store.tablelog import Fenced, LogWrite, TableLog
@@ -81,6 +81,9 @@ class Room(Protocol):
 
     def table_lost(self, table_id: str) -> None:
         """Another node owns the table now: stop serving it here."""
+
+    def escaped(self, account_id: int) -> None:
+        """``account_id`` escaped from a hand here (R43)."""
 
 
 def now_ms() -> int:
@@ -195,6 +198,10 @@ class TableHost:
         for effect in effects:
             self._execute(effect)
         if store is not None:
+            escaped = store.result.escaped
+            account_id = store.seats[escaped].account_id if escaped is not None else None
+            if account_id is not None:
+                self.room.escaped(account_id)
             await self._step(_settled_command(store.number, settled))
 
     def _execute(self, effect: Effect) -> None:

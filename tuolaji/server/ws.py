@@ -6,11 +6,12 @@ Nothing a client sends can crash the server: every refused frame is answered wit
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from tuolaji.server.connection import CLOSE_POLICY, FLOOD_LIMIT, Connection
+from tuolaji.server.connection import CLOSE_HELLO_TIMEOUT, CLOSE_POLICY, CLOSE_TOO_MANY, FLOOD_LIMIT, Connection
 from tuolaji.server.lobby import Lobby
 from tuolaji.server.protocol import MAX_FRAME_BYTES, ProtocolError, parse_client_message
 
@@ -20,8 +21,19 @@ log = logging.getLogger(__name__)
 async def serve_socket(websocket: WebSocket, lobby: Lobby) -> None:
     """Run one client connection until it closes."""
     await websocket.accept()
-    conn = Connection(websocket, lobby.new_client_id(), lobby.config.rate_per_second, lobby.config.rate_burst)
-    lobby.connected(conn)
+    config = lobby.config
+    conn = Connection(websocket, lobby.new_client_id(), config.rate_per_second, config.rate_burst, config.outbox_bytes)
+    address = websocket.client.host if websocket.client is not None else "unknown"
+    if not lobby.connected(conn, address):
+        conn.close(CLOSE_TOO_MANY, f"too many connections from {address}")
+        await conn.drain()
+        return
+
+    def hello_due() -> None:
+        if conn.account is None:
+            conn.close(CLOSE_HELLO_TIMEOUT, f"no hello within {config.hello_timeout:g} s")
+
+    timer = asyncio.get_running_loop().call_later(config.hello_timeout, hello_due)
     try:
         while not conn.closed.is_set():
             frame = await websocket.receive()
@@ -65,5 +77,6 @@ async def serve_socket(websocket: WebSocket, lobby: Lobby) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        timer.cancel()
         lobby.disconnected(conn)
         await conn.drain()

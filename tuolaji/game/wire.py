@@ -1,15 +1,16 @@
-"""Fast JSON for per-seat state messages (the wire view of docs/PROTOCOL.md §2.3), built cheaply.
+"""The wire codec of views and events: the one JSON form of a :class:`SeatView` (docs/PROTOCOL.md §2.3).
 
-The wire view is ``SeatView.to_json()`` with the trick history replaced by ``tricks_played`` (how
-many tricks were judged) and ``last_trick`` (the newest one, or null); a *full* view — join, watch,
-reconnect — also carries the whole history as ``tricks``. Per-move messages therefore stay the same
-size all hand long.
+A view's JSON has every :class:`SeatView` field, cards as strings in RULES.md notation, suits as
+letters and the level as a rank, except for the trick history: ``tricks_played`` (how many tricks
+were judged) and ``last_trick`` (the newest one, or null) stand for it, and only a *full* view —
+join, watch, reconnect — also carries the whole history as ``tricks``. Per-move messages therefore
+stay the same size all hand long. :func:`view_json` gives it as a dict, :func:`encode_view` as text.
 
 A broadcast sends one view per seat plus the spectators' view. Everything but a few private
 fields is the same for all of them, so :class:`ViewEncoder` encodes that public part once per
 broadcast and splices in each seat's private fields; finished tricks are encoded once per trick
-and reused for the rest of the hand. ``tests/server/test_views.py`` checks the result against
-:func:`wire_view`, the plain (slow) definition.
+and reused for the rest of the hand. ``tests/game/test_wire.py`` decodes what it writes back into
+the view it came from.
 """
 
 from __future__ import annotations
@@ -36,18 +37,18 @@ _PUBLIC_FIELDS: Final = frozenset(
     }
 )  # fmt: skip
 _PLAY_KEYS: Final = frozenset({"seat", "cards", "to_move", "phase"})
-_FAST: Final = _PUBLIC_FIELDS | set(PRIVATE_FIELDS) == {field.name for field in dataclasses.fields(SeatView)}
-"""Whether :func:`_public_fields` knows every SeatView field; if not, the generic ``to_json`` is used."""
+if _PUBLIC_FIELDS | set(PRIVATE_FIELDS) != {field.name for field in dataclasses.fields(SeatView)}:
+    raise ImportError("tuolaji.game.wire does not encode every SeatView field: update _PUBLIC_FIELDS")
 
 
-def wire_view(view: SeatView, full: bool) -> dict[str, Any]:
-    """The protocol's view object for ``view`` (the reference the fast encoder must match)."""
-    data = view.to_json()
-    tricks = data.pop("tricks")
-    data["tricks_played"] = len(tricks)
-    data["last_trick"] = tricks[-1] if tricks else None
-    if full:
-        data["tricks"] = tricks
+def encode_view(view: SeatView, full: bool = False) -> str:
+    """The JSON text of ``view`` (``full``: with the whole trick history)."""
+    return ViewEncoder.seat_view(ViewEncoder().public(view, full), view)
+
+
+def view_json(view: SeatView, full: bool = False) -> dict[str, Any]:
+    """The JSON object of ``view``, as a client receives it."""
+    data: dict[str, Any] = json.loads(encode_view(view, full))
     return data
 
 
@@ -56,7 +57,7 @@ def _bid(bid: BidRecord) -> dict[str, Any]:
 
 
 def _public_fields(view: SeatView) -> dict[str, Any]:
-    """``SeatView.to_json()`` without the private fields and the tricks, field by field (fast path)."""
+    """The fields every viewer shares but the tricks, field by field."""
     return {
         "phase": view.phase,
         "level": RANKS[view.level],
@@ -137,13 +138,7 @@ class ViewEncoder:
     def public(self, view: SeatView, full: bool = False) -> str:
         """The part shared by every view of this moment (taken from any one of them), as JSON text
         without its closing brace; ``full`` adds the whole trick history."""
-        if _FAST:
-            data = _public_fields(view)
-        else:
-            data = dataclasses.replace(view, tricks=()).to_json()
-            del data["tricks"]
-            for name in PRIVATE_FIELDS:
-                del data[name]
+        data = _public_fields(view)
         texts = self._tricks(view.tricks)
         head = dumps(data)[:-1]
         last = texts[-1] if texts else "null"
