@@ -115,7 +115,8 @@ def phase_is(room: Room, phase: str, tricks: int = 0, dealt: int = 0) -> Callabl
 
 
 def hand_ended(room: Room) -> Callable[[], bool]:
-    """The newest message about the hand is its ``hand_end`` (between hands)."""
+    """Between hands: the newest message about the hand is its ``hand_end`` (a connection that comes
+    back between hands gets it again after its full state)."""
 
     def holds() -> bool:
         ends = [item for item in room.lead().log if item["type"] == "hand_end"]

@@ -210,6 +210,8 @@ class Table:
         self._next_dealer: int | None = None
         self._out: list[Effect] = []
         self._now = 0
+        self._hand_end: dict[str, Any] | None = None
+        """The last hand's ``hand_end`` while the table is between hands (for who connects then)."""
 
     # ------------------------------------------------------------------ queries
 
@@ -684,6 +686,7 @@ class Table:
         )
         self._left_at_play.clear()
         self._pending = None
+        self._hand_end = None
         self.deadline = None
         self._changed()
         self._arm()
@@ -950,6 +953,7 @@ class Table:
             "dealer": self._next_dealer,
             "settlement": list(settled.settlement),
         }
+        self._hand_end = body
         for client, _ in self._recipients():
             self._out.append(Send(client, "hand_end", body))
         if result.escaped is not None:
@@ -1014,9 +1018,12 @@ class Table:
             self._state(recipients, events, False)
 
     def _send_full(self, client: str, seat: int | None) -> None:
-        """The full picture for one connection (join, watch, reconnect)."""
+        """The full picture for one connection (join, watch, reconnect); between hands also the last
+        hand's end and settlement."""
         self._out.append(Send(client, "table", {"table": self.summary(), "seat": seat}))
         self._state([(client, seat)], [], True)
+        if self._hand_end is not None and self.state in (TableState.BETWEEN, TableState.STOPPED):
+            self._out.append(Send(client, "hand_end", self._hand_end))
 
 
 @dataclass(eq=False)
