@@ -2,6 +2,7 @@
 # One entry point for the two README commands:
 #   ./run.sh serve [tuolaji serve options]   set up .venv, then run the server (SQLite file by default)
 #   ./run.sh test  [pytest options]          set up .venv (with the dev and postgres extras), then ruff, mypy --strict and the whole test suite
+#   ./run.sh cluster                         set up .venv, then two nodes on a throwaway PostgreSQL and Redis behind nginx (deploy/)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -30,6 +31,10 @@ case "$cmd" in
         setup
         exec .venv/bin/tuolaji serve "$@"
         ;;
+    cluster)
+        setup
+        exec deploy/local-cluster.sh
+        ;;
     test)
         setup
         .venv/bin/ruff check tuolaji tests benchmarks
@@ -38,7 +43,7 @@ case "$cmd" in
         exec .venv/bin/python -m pytest "$@"
         ;;
     *)
-        echo "usage: ./run.sh serve|test [options]" >&2
+        echo "usage: ./run.sh serve|test [options] | ./run.sh cluster" >&2
         exit 2
         ;;
 esac

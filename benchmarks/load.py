@@ -16,6 +16,7 @@ frame in ``data_received``: they share the machine with the server, so they are 
     .venv/bin/python benchmarks/load.py --tables 200 --think-ms 500     # a human-like pace
     .venv/bin/python benchmarks/load.py --tables 200 --code old=/tmp/old,new=.   # two source trees, one run
     .venv/bin/python benchmarks/load.py --tables 200 --postgres postgresql+asyncpg://postgres@127.0.0.1/postgres
+    .venv/bin/python benchmarks/load.py --sweep 200,400 --nodes 1,2 --postgres postgresql+asyncpg://…  # Redis too
 
 ``--code`` compares server source trees (e.g. a ``git worktree`` of an older commit) in one run, each
 table count played on each tree in turn. ``--postgres`` names a server where every run creates a
@@ -239,17 +240,20 @@ class Seat:
 
 
 async def open_seat(base: str, http: httpx.AsyncClient) -> Socket:
-    """A new guest's connection, past ``hello``."""
-    token = (await http.post("/api/guest")).json()["token"]
+    """A new guest's connection to the node at ``base``, past ``hello``."""
+    token = (await http.post(base + "/api/guest")).json()["token"]
     sock = await Socket.open(base.replace("http://", "ws://") + "/ws")
     sock.send({"v": 2, "type": "hello", "token": token})
     await sock.expect("welcome")
     return sock
 
 
-async def open_table(base: str, http: httpx.AsyncClient) -> list[Socket]:
-    """Four connections seated at a new table (not started yet)."""
-    sockets = [await open_seat(base, http) for _ in range(4)]
+async def open_table(bases: list[str], first: int, http: httpx.AsyncClient) -> list[Socket]:
+    """Four connections seated at a new table (not started yet); seat ``s`` connects to node
+    ``(first + s) % len(bases)``, so with several nodes the table is created on node ``first`` (which
+    runs it) and its players sit through every node."""
+    nodes = [bases[(first + seat) % len(bases)] for seat in range(4)]
+    sockets = [await open_seat(base, http) for base in nodes]
     sockets[0].send({"v": 2, "type": "create_table", "options": TABLE_OPTIONS, "seat": 0})
     table_id = (await sockets[0].expect("table"))["table"]["id"]
     for seat, sock in enumerate(sockets[1:], start=1):
@@ -259,12 +263,14 @@ async def open_table(base: str, http: httpx.AsyncClient) -> list[Socket]:
 
 
 async def client_main(
-    base: str, tables: int, think: float, ready: EventType, go: EventType, halt: EventType
+    bases: list[str], tables: int, offset: int, think: float, ready: EventType, go: EventType, halt: EventType
 ) -> dict[str, Any]:
-    """One client process: seat ``tables`` tables, wait for ``go``, play until ``halt``."""
+    """One client process: seat ``tables`` tables (the ``offset``-th on), wait for ``go``, play until ``halt``."""
     limits = httpx.Limits(max_connections=8)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
-        sockets = [sock for _ in range(tables) for sock in await open_table(base, http)]
+    async with httpx.AsyncClient(limits=limits, timeout=60) as http:
+        sockets = [
+            sock for index in range(tables) for sock in await open_table(bases, (offset + index) % len(bases), http)
+        ]
     ready.set()
     await asyncio.to_thread(go.wait)
     seats = [Seat(sock, index % 4, think) for index, sock in enumerate(sockets)]
@@ -287,13 +293,13 @@ async def client_main(
 
 
 def client_process(
-    base: str, tables: int, think: float, ready: EventType, go: EventType, halt: EventType, out: Any
+    bases: list[str], tables: int, offset: int, think: float, ready: EventType, go: EventType, halt: EventType, out: Any
 ) -> None:
     """Entry point of a client process: run :func:`client_main` and put its results on ``out``."""
-    out.put(uvloop.run(client_main(base, tables, think, ready, go, halt)))
+    out.put(uvloop.run(client_main(bases, tables, offset, think, ready, go, halt)))
 
 
-def start_server(db_url: str, code: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(db_url: str, code: Path, extra: tuple[str, ...] = ()) -> tuple[subprocess.Popen[bytes], str]:
     """Start ``python -m tuolaji.server`` from the source tree ``code`` on ``db_url``; (process, base
     URL) once it answers.
 
@@ -316,6 +322,8 @@ def start_server(db_url: str, code: Path) -> tuple[subprocess.Popen[bytes], str]
         "0",
         "--log-level",
         "warning",
+        *unlimited(code),
+        *extra,
     ]
     env = {**os.environ, "PYTHONPATH": str(code)}
     process = subprocess.Popen(command, cwd=code, env=env)
@@ -329,6 +337,36 @@ def start_server(db_url: str, code: Path) -> tuple[subprocess.Popen[bytes], str]
             time.sleep(0.1)
     process.kill()
     raise RuntimeError("the server did not start")
+
+
+def unlimited(code: Path) -> tuple[str, ...]:
+    """Options that switch off the per-address limits the tree's ``tuolaji serve`` knows (every
+    client comes from 127.0.0.1 here)."""
+    cli = (code / "tuolaji" / "server" / "cli.py").read_text(encoding="utf-8")
+    wanted = [("--guests-per-hour", "0"), ("--max-connections-per-address", "0")]
+    return tuple(word for option, value in wanted if option in cli for word in (option, value))
+
+
+@contextlib.contextmanager
+def redis_server(wanted: bool) -> Iterator[str | None]:
+    """A throwaway ``redis-server`` on a free port of 127.0.0.1 (None when not ``wanted``)."""
+    if not wanted:
+        yield None
+        return
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", tmp]
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+                time.sleep(0.05)
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            process.terminate()
+            process.wait(30)
 
 
 @contextlib.contextmanager
@@ -360,34 +398,49 @@ def fresh_database(postgres: str | None) -> Iterator[str]:
 
 
 def run_once(
-    tables: int, seconds: float, procs: int, think: float = 0.0, code: Path = REPO, postgres: str | None = None
+    tables: int,
+    seconds: float,
+    procs: int,
+    think: float = 0.0,
+    code: Path = REPO,
+    postgres: str | None = None,
+    nodes: int = 1,
 ) -> dict[str, Any]:
-    """One measured run with a fresh server (from the source tree ``code``) and database."""
-    with fresh_database(postgres) as db_url:
-        server, base = start_server(db_url, code)
+    """One measured run with fresh servers (from the source tree ``code``; ``nodes`` of them on one
+    Redis when more than one) and a fresh database."""
+    with fresh_database(postgres) as db_url, redis_server(nodes > 1) as redis:
+        servers = [
+            start_server(db_url, code, ("--redis", redis, "--node-name", f"n{index}") if redis else ())
+            for index in range(nodes)
+        ]
+        bases = [base for _, base in servers]
         try:
             context = multiprocessing.get_context("spawn")
             go, halt, out = context.Event(), context.Event(), context.Queue()
             shares = [tables // procs + (1 if index < tables % procs else 0) for index in range(procs)]
             readies = []
             workers = []
+            offset = 0
             for share in shares:
                 if share == 0:
                     continue
                 ready = context.Event()
-                worker = context.Process(target=client_process, args=(base, share, think, ready, go, halt, out))
+                worker = context.Process(
+                    target=client_process, args=(bases, share, offset, think, ready, go, halt, out)
+                )
+                offset += share
                 worker.start()
                 readies.append(ready)
                 workers.append(worker)
             for ready in readies:
                 if not ready.wait(300):
                     raise RuntimeError("client processes did not get ready")
-            idle = sample(server.pid)
+            idle = [sample(server.pid) for server, _ in servers]
             clients_before = sum(sample(worker.pid or 0).cpu for worker in workers)
             machine_before = machine_busy()
             go.set()
             time.sleep(seconds)
-            busy = sample(server.pid)
+            busy = [sample(server.pid) for server, _ in servers]
             clients_after = sum(sample(worker.pid or 0).cpu for worker in workers)
             machine_after = machine_busy()
             halt.set()
@@ -395,18 +448,21 @@ def run_once(
             for worker in workers:
                 worker.join(60)
         finally:
-            server.terminate()
-            server.wait(30)
+            for server, _ in servers:
+                server.terminate()
+                server.wait(30)
     cores = os.cpu_count() or 1
     machine = (machine_after[0] - machine_before[0]) / max(1, machine_after[1] - machine_before[1]) * cores
     latencies = sorted(value * 1000 for result in results for value in result["latencies"])
     moves = sum(result["moves"] for result in results)
-    wall = busy.when - idle.when
+    wall = busy[0].when - idle[0].when
+    server_cpu = [(after.cpu - before.cpu) / wall for before, after in zip(idle, busy, strict=True)]
 
     def percentile(share: float) -> float:
         return latencies[min(len(latencies) - 1, int(share * len(latencies)))] if latencies else float("nan")
 
     return {
+        "nodes": nodes,
         "tables": tables,
         "moves_per_s": moves / wall,
         "hands_per_s": sum(result["hands"] for result in results) / wall,
@@ -414,12 +470,13 @@ def run_once(
         "p99_ms": percentile(0.99),
         "max_ms": latencies[-1] if latencies else float("nan"),
         "mean_ms": statistics.fmean(latencies) if latencies else float("nan"),
-        "server_cpu": (busy.cpu - idle.cpu) / wall,
-        "server_us_per_move": (busy.cpu - idle.cpu) / max(1, moves) * 1e6,
+        "server_cpu": sum(server_cpu),
+        "node_cpu": server_cpu,
+        "server_us_per_move": sum(server_cpu) * wall / max(1, moves) * 1e6,
         "client_cpu": (clients_after - clients_before) / wall,
         "machine_cpu": machine,
-        "server_rss_mb": busy.rss / 2**20,
-        "kb_per_table": busy.rss / 1024 / tables,
+        "server_rss_mb": sum(sample.rss for sample in busy) / 2**20,
+        "kb_per_table": sum(sample.rss for sample in busy) / 1024 / tables,
     }
 
 
@@ -439,6 +496,12 @@ def main() -> int:
         help="NAME=PATH[,NAME=PATH…]: server source trees to compare, each run in turn (default: this tree)",
     )
     parser.add_argument("--postgres", help="postgresql+asyncpg:// URL of a server to create each run's database on")
+    parser.add_argument(
+        "--nodes",
+        default="1",
+        help="comma-separated node counts (e.g. 1,2); more than 1 needs --postgres and redis-server, "
+        "and runs the nodes on a throwaway Redis",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON lines instead of a table")
     args = parser.parse_args()
     try:
@@ -449,19 +512,27 @@ def main() -> int:
         if not (tree / "tuolaji" / "server").is_dir():
             parser.error(f"--code {name}={tree}: not a tuolaji source tree (no tuolaji/server)")
     counts = [int(part) for part in args.sweep.split(",")] if args.sweep else [args.tables]
+    try:
+        node_counts = [int(part) for part in args.nodes.split(",")]
+    except ValueError:
+        parser.error(f"--nodes {args.nodes!r}: expected comma-separated whole numbers, e.g. 1,2")
+    if any(count < 1 for count in node_counts) or (max(node_counts) > 1 and not args.postgres):
+        parser.error("--nodes: counts are ≥ 1, and more than one node needs --postgres (nodes share one database)")
     if not all(1 <= count <= MAX_TABLES for count in counts) or not 0 < args.seconds <= MAX_SECONDS:
         parser.error(f"tables must be 1…{MAX_TABLES} and seconds 0…{MAX_SECONDS}")
     header = (
-        "code      tables  moves/s  hands/s  p50 ms  p99 ms  max ms  server CPU  µs/move  clients CPU  machine CPU"
-        "  RSS MB  KB/table"
+        "code    nodes  tables  moves/s  hands/s  p50 ms  p99 ms  max ms  server CPU  µs/move  clients CPU  machine CPU"
+        "  RSS MB  KB/table  CPU per node"
     )
     if not args.json:
         print(header)
     for count in counts:
-        for name, tree in trees:
-            row = run_once(count, args.seconds, max(1, args.client_procs), args.think_ms / 1000, tree, args.postgres)
-            row["code"] = name
-            print_row(row, args.json)
+        for nodes in node_counts:
+            for name, tree in trees:
+                procs, think = max(1, args.client_procs), args.think_ms / 1000
+                row = run_once(count, args.seconds, procs, think, tree, args.postgres, nodes)
+                row["code"] = name
+                print_row(row, args.json)
     return 0
 
 
@@ -471,11 +542,13 @@ def print_row(row: dict[str, Any], as_json: bool) -> None:
         print(json.dumps(row))
     else:
         print(
-            f"{row['code']:8}  {row['tables']:6}  {row['moves_per_s']:7.0f}  {row['hands_per_s']:7.2f}  "
-            f"{row['p50_ms']:6.1f}  {row['p99_ms']:6.1f}  {row['max_ms']:6.0f}  {row['server_cpu']:9.0%}  "
+            f"{row['code']:6}  {row['nodes']:5}  {row['tables']:6}  {row['moves_per_s']:7.0f}  "
+            f"{row['hands_per_s']:7.2f}  {row['p50_ms']:6.1f}  {row['p99_ms']:6.1f}  {row['max_ms']:6.0f}  "
+            f"{row['server_cpu']:9.0%}  "
             f"{row['server_us_per_move']:7.0f}  "
             f"{row['client_cpu']:10.0%}  {row['machine_cpu']:10.0%}  "
-            f"{row['server_rss_mb']:6.0f}  {row['kb_per_table']:8.0f}"
+            f"{row['server_rss_mb']:6.0f}  {row['kb_per_table']:8.0f}  "
+            + " ".join(f"{cpu:.0%}" for cpu in row["node_cpu"])
         )
     sys.stdout.flush()
 

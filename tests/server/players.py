@@ -60,6 +60,7 @@ class Player:
             await self.client.close()
         self.client = await Client.open(url, token=self.token)
         self.processed = 0
+        self.acted.clear()  # a request sent just before the connection dropped may be lost: decide again
         welcome = self.client.latest("welcome")
         assert welcome is not None
         return welcome
@@ -155,15 +156,38 @@ class Party:
         return table_id
 
     async def until(self, condition: Callable[[], bool], timeout: float = WAIT) -> None:
-        """Keep everyone playing until ``condition`` holds (bounded)."""
-        async with asyncio.timeout(timeout):
-            while True:
-                for player in self.players:
-                    player.absorb()
-                    await player.act()
-                if condition():
-                    return
-                await self._anything_new()
+        """Keep everyone playing until ``condition`` holds (bounded; the timeout says where things stood)."""
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    for player in self.players:
+                        player.absorb()
+                        await player.act()
+                    if condition():
+                        return
+                    await self._anything_new()
+        except TimeoutError:
+            raise TimeoutError(f"waited {timeout:g} s in vain; {self.where()}") from None
+
+    def where(self) -> str:
+        """Each player's newest state and last messages, for a failure's message."""
+        lines = []
+        for index, player in enumerate(self.players):
+            client = player.client
+            state = state_of(client)
+            view = state["view"] if state is not None else None
+            seen = (
+                f"hand {state['hand']} seq {state['seq']} {view['phase']} tricks {view['tricks_played']} "
+                f"to_move {view['to_move']} hint {view['hint']} clock {state['clock']}"
+                if state is not None and view is not None
+                else "no view"
+            )
+            last = [
+                item["type"] + (f":{item.get('code')}" if item["type"] == "error" else "")
+                for item in (client.log[-6:] if client else [])
+            ]
+            lines.append(f"player {index} (seat {player.seat}): {seen}; last {last}")
+        return "; ".join(lines)
 
     async def _anything_new(self) -> None:
         """Wait until any open connection receives a message (or a refused request is due again)."""

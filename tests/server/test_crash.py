@@ -55,7 +55,10 @@ class Room:
         return self.party.lead()
 
     async def until(self, condition: Callable[[], bool], timeout: float = WAIT) -> None:
-        await self.party.until(condition, timeout)
+        try:
+            await self.party.until(condition, timeout)
+        except TimeoutError as error:
+            raise TimeoutError(f"{error}; the server's last lines: {self.server.log[-15:]}") from None
 
     async def crash(self, server_log_line: str | None = None) -> None:
         """kill -9 the server (after ``server_log_line``, if given), restart it, reconnect everyone."""

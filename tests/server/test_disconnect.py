@@ -132,8 +132,8 @@ async def test_leaving_mid_hand_is_an_escape(live_server: LiveServer) -> None:
         assert account is not None and account["account"]["silver"] == 952
         waiting = await opponent.wait(lambda item: item["type"] == "table" and item["table"]["state"] == "waiting")
         assert waiting["table"]["seats"][0]["kind"] == "empty"
-        again = await escaper.request("join", table=table_id, seat=0)
-        assert again["type"] == "ack"
+        again = await escaper.request("join", table=table_id, seat=0)  # R43: not at once after escaping
+        assert (again["type"], again["code"], again["rule"]) == ("error", "escape_cooldown", "R43")
     finally:
         await close_all([escaper, opponent])
     assert live_server.errors() == []

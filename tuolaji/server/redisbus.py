@@ -200,7 +200,7 @@ class RedisBus(Bus):
                 await self.redis.set(self._key("node", self.node_id), "1", px=self.lease_ms)
                 await self._reassert()
                 restored = self._was_up
-                log.warning("Redis at %s answers: this node is connected", self.url)
+                (log.warning if restored else log.info)("Redis at %s answers: this node is connected", self.url)
                 self.up = self._was_up = True
                 self._connected.set()
                 if restored:
@@ -244,11 +244,22 @@ class RedisBus(Bus):
             log.exception("redis bus: could not handle a message on %s", channel)
 
     async def _reassert(self) -> None:
-        """After (re)connecting: this node's leases, seats and lobby entries, then the whole lobby."""
+        """After (re)connecting: this node's leases (those still its own: a table another node took
+        over meanwhile is given up), then its seats and lobby entries, then the whole lobby."""
         node = self.node
+        owned = node.owned()
+        tables = list(owned)
         pipe = self.redis.pipeline(transaction=False)
-        for table_id, (summary, seats) in node.owned().items():
-            pipe.set(self._key("lease", table_id), self.node_id, px=self.lease_ms)
+        for table_id in tables:
+            await self._renew(keys=[self._key("lease", table_id)], args=[self.node_id, self.lease_ms], client=pipe)
+        for table_id, kept in zip(tables, await pipe.execute(), strict=True):
+            if not int(kept):
+                log.warning("table %s: another node took it over meanwhile; giving it up", table_id)
+                self.owned.discard(table_id)
+                node.lost(table_id)
+                del owned[table_id]
+        pipe = self.redis.pipeline(transaction=False)
+        for table_id, (summary, seats) in owned.items():
             for account_id, seat in seats.items():
                 pipe.hset(self._key("seated"), str(account_id), f"{table_id}|{seat}")
             pipe.hset(self._key("lobby"), table_id, json.dumps(summary, ensure_ascii=False))

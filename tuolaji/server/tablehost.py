@@ -150,7 +150,11 @@ class TableHost:
                 command = await self._queue.get()
                 if isinstance(command, _Stop):
                     break
-                await self._step(command)
+                try:
+                    await self._step(command)
+                except Exception:
+                    log.exception("table %s: carrying out %r failed; reloading the table", self.id, command)
+                    await self._reload()
                 if self.table.closed or self.stopped:
                     break
         finally:
