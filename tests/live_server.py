@@ -7,6 +7,7 @@ test ever sleeps to wait for it (keep ``--log-level`` at ``info`` or lower in ``
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import socket
@@ -88,29 +89,24 @@ class LiveServer:
 
     def kill(self) -> None:
         """``kill -9`` the server (by the PID this fixture started) and wait until it is gone."""
-        process = self._process
-        assert process is not None, "the server is not running"
-        self._process = None
-        process.kill()
-        process.wait(15)
-        if self._reader is not None:
-            self._reader.join(15)
-        if process.stderr is not None:
-            process.stderr.close()
+        assert self._process is not None, "the server is not running"
+        self._end(signal_first=False)
 
     def stop(self) -> int | None:
         """Stop the process (SIGTERM, then SIGKILL) and close its pipe; its exit code (None if not running)."""
+        return self._end(signal_first=True) if self._process is not None else None
+
+    def _end(self, signal_first: bool) -> int | None:
         process = self._process
-        if process is None:
-            return None
+        assert process is not None
         self._process = None
-        if process.poll() is None:
+        if signal_first and process.poll() is None:
             process.terminate()
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(15)
+        if process.poll() is None:
+            process.kill()
+            process.wait(15)
         if self._reader is not None:
             self._reader.join(15)
         if process.stderr is not None:
