@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from sqlalchemy import Table, delete, func, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.sql import Executable
 
 from tuolaji.store.db import Database
 from tuolaji.store.models import LiveTable, TableLogEntry
@@ -30,6 +31,8 @@ log = logging.getLogger(__name__)
 
 _LOG_ROWS = cast(Table, TableLogEntry.__table__)
 """The log's table as such: a Core insert of many rows skips the ORM's bookkeeping."""
+LINGER_SECONDS = 0.002
+"""A batch of log writes waits this long for more before its transaction starts."""
 SLOW_WRITE_SECONDS = 1.0
 """A log write still waiting for the database after this long is reported (a warning in the server log)."""
 
@@ -67,14 +70,18 @@ _Pending = tuple[LogWrite, "asyncio.Future[Settled | None]"]
 class TableLog:
     """The logs of every live table in ``db``; close it with :meth:`close` (it waits for what is queued)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, linger: float = LINGER_SECONDS) -> None:
         self.db = db
+        self.linger = linger
+        """How long a batch waits for more steps before it is written (0: the next turn of the loop)."""
         self._pending: list[_Pending] = []
         self._wakeup: asyncio.Future[None] | None = None
         self._closing = False
         self._writer = asyncio.create_task(self._write_loop(), name="table log writer")
         self.commits = 0
-        """Transactions written (a batch is one): for benchmarks."""
+        """Transactions written (a batch is one)."""
+        self.writes = 0
+        """Steps written (``append`` calls that were committed)."""
 
     async def create(self, table_id: str, options: dict[str, Any], fence: int = 0) -> None:
         """Open the log of a new table."""
@@ -127,6 +134,7 @@ class TableLog:
 
     async def close(self) -> None:
         """Write what is queued, then stop the writer."""
+        log.info("table log: %d steps written in %d transactions", self.writes, self.commits)
         self._closing = True
         waiter = self._wakeup
         if waiter is not None and not waiter.done():
@@ -143,6 +151,9 @@ class TableLog:
                 await self._wakeup
                 self._wakeup = None
                 continue
+            # Let the steps of the next few turns of the loop join this batch: under load a commit per
+            # step costs more CPU than the wait costs latency (docs/BENCHMARKS.md, Server).
+            await asyncio.sleep(self.linger)
             batch, self._pending = self._pending, []
             try:
                 results = await self._write(batch)
@@ -168,26 +179,33 @@ class TableLog:
             len(batch),
             SLOW_WRITE_SECONDS,
         )
+        writes = [write for write, _ in batch]
         try:
-            async with self.db.writing(), self.db.sessions.begin() as session:
-                results = await _write_batch(session, [write for write, _ in batch])
+            async with self.db.writing(), self.db.engine.begin() as connection:
+                if any(write.hand is not None for write in writes):
+                    async with AsyncSession(bind=connection, expire_on_commit=False) as session:
+                        results = await _write_batch(session, writes)
+                        await session.flush()
+                else:
+                    results = await _write_rows(connection, writes)
         finally:
             slow.cancel()
         self.commits += 1
+        self.writes += len(writes)
         return results
 
 
-async def _write_batch(session: AsyncSession, writes: list[LogWrite]) -> list[Settled | Fenced | None]:
-    """Write ``writes`` in ``session``'s transaction: the entries of them all in one statement."""
+async def _write_rows(connection: AsyncConnection, writes: list[LogWrite]) -> list[Settled | Fenced | None]:
+    """The common case, no hand to settle: the log rows of ``writes`` through SQLAlchemy Core alone."""
     results: list[Settled | Fenced | None] = [None] * len(writes)
     for index, write in enumerate(writes):
         if write.fence is not None:
-            held = await session.execute(
+            held = await connection.execute(
                 update(LiveTable)
                 .where(LiveTable.id == write.table_id, LiveTable.fence == write.fence)
                 .values(fence=write.fence)
             )
-            if held.rowcount != 1:  # type: ignore[attr-defined]
+            if held.rowcount != 1:
                 results[index] = Fenced(f"table {write.table_id}: fencing token {write.fence} is not the table's")
     kept = [write for write, result in zip(writes, results, strict=True) if result is None]
     rows = [
@@ -197,18 +215,31 @@ async def _write_batch(session: AsyncSession, writes: list[LogWrite]) -> list[Se
         for offset, entry in enumerate(write.entries)
     ]
     if rows:
-        await session.execute(insert(_LOG_ROWS), rows)
+        await connection.execute(insert(_LOG_ROWS), rows)
     for write in kept:
-        kinds = [entry["t"] for entry in write.entries]
-        if "close" in kinds:
-            await session.execute(delete(TableLogEntry).where(TableLogEntry.table_id == write.table_id))
-            await session.execute(update(LiveTable).where(LiveTable.id == write.table_id).values(open=False))
-        elif "round" in kinds:
-            # A round entry is a snapshot of the whole table: what came before it is not needed.
-            snapshot = write.first_seq + len(kinds) - 1 - kinds[::-1].index("round")
-            await session.execute(
-                delete(TableLogEntry).where(TableLogEntry.table_id == write.table_id, TableLogEntry.seq < snapshot)
-            )
+        for statement in _tidy(write):
+            await connection.execute(statement)
+    return results
+
+
+def _tidy(write: LogWrite) -> list[Executable]:
+    """What a write deletes or marks after its rows: a closed table's log; what a snapshot replaces."""
+    kinds = [entry["t"] for entry in write.entries]
+    if "close" in kinds:
+        return [
+            delete(TableLogEntry).where(TableLogEntry.table_id == write.table_id),
+            update(LiveTable).where(LiveTable.id == write.table_id).values(open=False),
+        ]
+    if "round" in kinds:
+        # A round entry is a snapshot of the whole table: what came before it is not needed.
+        snapshot = write.first_seq + len(kinds) - 1 - kinds[::-1].index("round")
+        return [delete(TableLogEntry).where(TableLogEntry.table_id == write.table_id, TableLogEntry.seq < snapshot)]
+    return []
+
+
+async def _write_batch(session: AsyncSession, writes: list[LogWrite]) -> list[Settled | Fenced | None]:
+    """Write ``writes`` in ``session``'s transaction, settling their hands (R39–R43) too."""
+    results = await _write_rows(await session.connection(), writes)
     for index, write in enumerate(writes):
         if results[index] is None and write.hand is not None:
             results[index] = await settle_hand(session, write.hand)
