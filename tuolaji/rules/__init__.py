@@ -12,7 +12,7 @@ from .lead_choice import random_valid_lead
 from .pattern import Pattern
 from .patterns import classify, explain_lead, is_valid_lead
 from .presets import PRESETS, Preset, PresetLike, get_preset
-from .scoring import hand_result, last_trick_multiplier
+from .scoring import TrickScore, hand_result, kou_di_multiplier, score_trick, trick_points
 from .trick import trick_winner
 from .trump import CLASS_NAMES, TRUMP_CLASS, Trump
 
@@ -24,6 +24,7 @@ __all__ = [
     "Pattern",
     "Preset",
     "PresetLike",
+    "TrickScore",
     "Trump",
     "card_points",
     "classify",
@@ -34,10 +35,12 @@ __all__ = [
     "hand_result",
     "is_legal_follow",
     "is_valid_lead",
-    "last_trick_multiplier",
+    "kou_di_multiplier",
     "legal_follow_hint",
     "parse_cards",
     "random_legal_follow",
     "random_valid_lead",
+    "score_trick",
+    "trick_points",
     "trick_winner",
 ]
