@@ -85,7 +85,7 @@ def test_a_one_card_last_lead_is_kou_di_only_in_guigang(preset: str, sign_when_d
             match.resume()
         result = round_.result
         assert result is not None
-        if result.kind != "played":
+        if result.kind != "played" or result.dealer is None:
             continue
         attackers = 1 - result.dealer % 2
         *body, last = round_.tricks

@@ -20,6 +20,7 @@ from tuolaji.cards import Card
 
 from .pattern import Pattern
 from .presets import Preset
+from .tractors import Move
 from .trump import Chain, Trump
 
 FREE: Final = 0
@@ -37,8 +38,6 @@ PAIRS: Final = 5
 
 Value = tuple[tuple[int, ...], int]
 """``(tractors, pairs)``: tractor card counts largest first, then pairs outside them (R24)."""
-Move = tuple[int, tuple[Card, ...]]
-"""One tractor cut from a count vector: ``(arity, kinds)``."""
 
 
 def longest_runs(counts: Sequence[int], chains: tuple[Chain, ...]) -> tuple[int, int, int]:
@@ -95,23 +94,6 @@ def follow_stage(counts: Sequence[int], lead: Pattern, trump: Trump, preset: Pre
     if same:
         return SAME_COUNT
     return TRACTORS if length >= 2 else PAIRS
-
-
-def windows(counts: Sequence[int], chains: tuple[Chain, ...], arity: int, length: int) -> list[Move]:
-    """Every tractor of ``arity`` and ``length`` that can be cut from ``counts``."""
-    found: list[Move] = []
-    for chain, cap in chains:
-        if length > cap:
-            continue
-        run = 0
-        for index, kind in enumerate(chain):
-            if counts[kind] >= arity:
-                run += 1
-                if run >= length:
-                    found.append((arity, chain[index - length + 1 : index + 1]))
-            else:
-                run = 0
-    return found
 
 
 class StructureSolver:

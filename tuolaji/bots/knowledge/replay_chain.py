@@ -1,6 +1,6 @@
 """Deals that explain the other seats' past moves, if they play like the heuristic.
 
-A seat that plays like the heuristic (:func:`tuolaji.bots.heuristic.choose_play`) makes each move
+A seat that plays like the heuristic (:func:`tuolaji.bots.players.heuristic.choose_play`) makes each move
 from its hand, the trick on the table and the public history only. Given a guess at its hand now,
 its hand at any earlier move is that guess plus the cards it has played since, so the move can be
 replayed exactly (:class:`PastMoves`): on the real deal every replay gives the move that was played;
@@ -15,7 +15,7 @@ cards in the right hands than sampling alone (docs/BENCHMARKS.md).
 
 A swap of two cards changes few replays: a follow from a hand holding more cards of the led
 suit-class than were led picks among those cards only, and its risk estimates count only the
-hidden cards of the led class and of trumps (:mod:`tuolaji.bots.risk`), so it is replayed again only
+hidden cards of the led class and of trumps (:mod:`tuolaji.bots.policy.risk`), so it is replayed again only
 when a swapped card is of one of those classes. Leads, and follows short of the led class, depend
 on the whole hand and are always replayed.
 
@@ -30,14 +30,14 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tuolaji.bots.hand import class_size
-from tuolaji.bots.heuristic import choose_play
-from tuolaji.bots.playout import NO_KNOWN
-from tuolaji.bots.situation import Situation, Trick
-from tuolaji.bots.table import TRUMP_CLASS
-from tuolaji.bots.tracking import Knowledge, plays_with_voids
+from tuolaji.bots.knowledge.shapes import class_size
+from tuolaji.bots.knowledge.situation import Situation, Trick
+from tuolaji.bots.knowledge.tracking import Knowledge, plays_with_voids
+from tuolaji.bots.players.heuristic import choose_play
+from tuolaji.bots.playouts.rollout import NO_KNOWN
 from tuolaji.cards import DECKS, KINDS
 from tuolaji.game.view import PlayRecord
+from tuolaji.rules import TRUMP_CLASS
 
 TARGETED = 0.5
 """How often a swap gives up a card a failing move suggests the seat lacks (:meth:`ReplayChain.suspect`)."""
@@ -221,7 +221,7 @@ class ReplayChain:
         if cls in know.voids[seat]:
             return False
         holding = self.hands[seat][take] + 1
-        return holding <= know.caps[seat].get(cls, DECKS) and holding <= know.kind_caps[seat].get(take, DECKS)
+        return holding <= know.caps[seat].get(cls, DECKS)
 
     def _move(self, seat: int, give: int, take: int) -> None:
         self.hands[seat][give] -= 1

@@ -1,7 +1,7 @@
 """A full-information play-out of a hand from a determinized position (search rollouts).
 
 :class:`Playout` holds all four hands as count vectors and plays tricks with the heuristic policy;
-each seat decides from its own :class:`~tuolaji.bots.situation.Situation` (its hand plus public
+each seat decides from its own :class:`~tuolaji.bots.knowledge.situation.Situation` (its hand plus public
 history), never from the other hands. Tricks are scored by the rules engine's
 :func:`~tuolaji.rules.score_trick`, as in the game (R27–R29, R35).
 """
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tuolaji.bots.heuristic import choose_play
-from tuolaji.bots.situation import Situation, Trick
-from tuolaji.bots.table import CardTable
-from tuolaji.bots.tracking import Knowledge
+from tuolaji.bots.knowledge.cardinfo import CardTable
+from tuolaji.bots.knowledge.situation import Situation, Trick
+from tuolaji.bots.knowledge.tracking import Knowledge
+from tuolaji.bots.players.heuristic import choose_play
 from tuolaji.cards import DECKS, KINDS
 from tuolaji.rules import Preset, score_trick
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from tuolaji.bots.hand import Shape, class_size, runs, windows
-from tuolaji.bots.table import TRUMP_CLASS, CardTable
-from tuolaji.rules import Preset, classify
+from tuolaji.bots.knowledge.cardinfo import CardTable
+from tuolaji.bots.knowledge.shapes import Shape, class_size
+from tuolaji.rules import TRUMP_CLASS, Preset, classify
+from tuolaji.rules.tractors import windows
 
 KindKey = Callable[[int], tuple[int, ...]]
 
@@ -33,7 +34,7 @@ def exact_shapes(counts: Sequence[int], table: CardTable, cls: int, arity: int, 
     """Every unit or tractor of exactly this arity and length in class ``cls`` (cut from bigger groups)."""
     if length == 1:
         return [Shape((kind,), arity) for kind in table.class_kinds[cls] if counts[kind] >= arity]
-    found = {window for run in runs(counts, table, cls, arity) for window in windows(run, length)}
+    found = {kinds for _, kinds in windows(counts, table.trump.chains[cls], arity, length)}
     return [Shape(kinds, arity) for kinds in sorted(found)]
 
 
