@@ -20,7 +20,7 @@ from tuolaji.cards import Card
 
 from .pattern import Pattern
 from .presets import Preset
-from .tractors import Move
+from .tractors import Move, held_stretches
 from .trump import Chain, Trump
 
 FREE: Final = 0
@@ -124,23 +124,14 @@ class StructureSolver:
                 longest = min(cap, budget // arity)
                 if longest < 2 or arity * longest < best:
                     continue
-                start = 0
-                size = len(chain)
-                while start < size:
-                    if counts[chain[start]] < arity:
-                        start += 1
-                        continue
-                    end = start
-                    while end < size and counts[chain[end]] >= arity:
-                        end += 1
+                for start, end in held_stretches(counts, chain, arity):
                     length = min(end - start, longest)
                     cards = arity * length
-                    if length >= 2 and cards >= best:
+                    if cards >= best:
                         if cards > best:
                             best = cards
                             moves = []
                         moves.extend((arity, chain[i : i + length]) for i in range(start, end - length + 1))
-                    start = end
         return best, moves
 
     def pairs(self, budget: int) -> int:

@@ -7,7 +7,7 @@ stretch runs A 2 … K A, and a tractor never uses its ace twice).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from tuolaji.cards import Card
 
@@ -17,26 +17,34 @@ Move = tuple[int, tuple[Card, ...]]
 """One tractor cut from a count vector: ``(arity, kinds)``."""
 
 
+def held_stretches(counts: Sequence[int], chain: Sequence[Card], arity: int) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of every maximal stretch ``chain[start:end]`` of two or more kinds each held at
+    least ``arity`` times, low to high."""
+    start = 0
+    size = len(chain)
+    while start < size:
+        if counts[chain[start]] < arity:
+            start += 1
+            continue
+        end = start
+        while end < size and counts[chain[end]] >= arity:
+            end += 1
+        if end - start >= 2:
+            yield start, end
+        start = end
+
+
 def runs(counts: Sequence[int], chains: tuple[Chain, ...], arity: int) -> list[tuple[Card, ...]]:
     """Maximal tractor runs of ``arity``: two or more neighbouring kinds of a stretch each held at least
     ``arity`` times, kinds low to high. A run longer than its stretch's cap (the whole trump suit
     with its ace at both ends) gives its windows of the cap's length instead, highest first."""
     found: list[tuple[Card, ...]] = []
     for chain, cap in chains:
-        start = 0
-        size = len(chain)
-        while start < size:
-            if counts[chain[start]] < arity:
-                start += 1
-                continue
-            end = start
-            while end < size and counts[chain[end]] >= arity:
-                end += 1
+        for start, end in held_stretches(counts, chain, arity):
             if end - start > cap:
                 found.extend(reversed(run_windows(chain[start:end], cap)))
-            elif end - start >= 2:
+            else:
                 found.append(tuple(chain[start:end]))
-            start = end
     return found
 
 
