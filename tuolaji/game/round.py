@@ -524,7 +524,7 @@ class Round:
         hint: tuple[Card, ...] = ()
         if seat is not None:
             sorter = self.trump or (Trump(self.level, self.bid.suit) if self.bid else None)
-            hand = tuple(sorted(self.hands[seat], key=sorter.sort_key if sorter else None))
+            hand = tuple(sorted(self.hands[seat], key=sorter.sort_keys.__getitem__ if sorter else None))
             if seat == self.to_move:
                 hint = tuple(self.hint(seat))
         in_trick = self.phase in (Phase.PLAYING, Phase.REVIEW)
