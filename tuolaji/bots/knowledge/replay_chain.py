@@ -32,15 +32,11 @@ from dataclasses import dataclass
 
 from tuolaji.bots.knowledge.shapes import class_size
 from tuolaji.bots.knowledge.situation import Situation, Trick
-from tuolaji.bots.knowledge.tracking import Knowledge, plays_with_voids
+from tuolaji.bots.knowledge.tracking import NO_KNOWN, Knowledge, plays_with_voids
 from tuolaji.bots.players.heuristic import choose_play
-from tuolaji.bots.playouts.rollout import NO_KNOWN
 from tuolaji.cards import DECKS, KINDS
 from tuolaji.game.view import PlayRecord
 from tuolaji.rules import TRUMP_CLASS
-
-TARGETED = 0.5
-"""How often a swap gives up a card a failing move suggests the seat lacks (:meth:`ReplayChain.suspect`)."""
 
 
 @dataclass(frozen=True)
@@ -118,9 +114,12 @@ class PastMoves:
 class ReplayChain:
     """Deals of the hidden cards, moved one swap at a time towards deals the past moves agree with."""
 
-    def __init__(self, past: PastMoves, hands: list[list[int]], rng: random.Random) -> None:
-        """Start from the sampled deal ``hands`` (all four seats; the viewer's own hand is kept)."""
+    def __init__(self, past: PastMoves, hands: list[list[int]], rng: random.Random, aimed: float = 0.5) -> None:
+        """Start from the sampled deal ``hands`` (all four seats; the viewer's own hand is kept).
+        ``aimed``: how often a swap gives up a card a failing move suggests the seat lacks
+        (:meth:`suspect`)."""
         self.past = past
+        self.aimed = aimed
         self.hands = [list(hand) for hand in hands]
         self.rng = rng
         sit = past.sit
@@ -153,12 +152,12 @@ class ReplayChain:
 
     def step(self) -> None:
         """Swap a card of one other seat with a random card of another if both may hold the other's
-        card and no more past moves fail. The first card is, with probability :data:`TARGETED` when
+        card and no more past moves fail. The first card is, with probability :attr:`aimed` when
         some move fails, a :meth:`suspect`; else random."""
         rng = self.rng
         if len(self.others) < 2:
             return
-        suspect = self.suspect() if rng.random() < TARGETED else None
+        suspect = self.suspect() if rng.random() < self.aimed else None
         if suspect is None:
             first, second = rng.sample(self.others, 2)
             give = self._pick(first)

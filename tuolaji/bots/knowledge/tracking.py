@@ -13,6 +13,9 @@ from tuolaji.bots.knowledge.cardinfo import CardTable
 from tuolaji.cards import DECKS, KINDS, make_card
 from tuolaji.game.view import BidRecord, PlayRecord, TrickRecord
 
+NO_KNOWN: list[list[int]] = [[0] * KINDS for _ in range(4)]
+"""``Knowledge.known`` of a position where no seat is known to hold any card (play-outs, replays)."""
+
 
 @dataclass
 class Knowledge:

@@ -108,6 +108,8 @@ class SearchConfig:
     """Swaps proposed before the chain's first deal."""
     gap: int = 5
     """Swaps proposed between two deals."""
+    aimed: float = 0.5
+    """Share of the chain's swaps that give away a card a failing replay played."""
     replay_cost: float = 2.5
     """What replaying one move costs, in play-out moves."""
 
@@ -256,7 +258,8 @@ class SearchBot(Bot):
             while True:
                 yield sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng), 0.0
         past = PastMoves(sit, trick_plays(view.tricks, view.trick), config.replay_depth, config.replay_partner)
-        chain = ReplayChain(past, sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng), rng)
+        first = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng)
+        chain = ReplayChain(past, first, rng, config.aimed)
         chain.run(config.burn_in)
         while True:
             yield chain.deal(), config.replay_cost * past.replayed / per_playout
