@@ -11,7 +11,7 @@ every replay passes, are deals the whole recent history agrees with). Half the s
 failing replay has the seat play, on the current deal, cards it did not play then, so it probably
 lacks some of them; one it holds now is given away (:meth:`ReplayChain.suspect`). That reaches
 agreeing deals in far fewer swaps than random ones. Late in a hand such deals put far more hidden
-cards in the right hands than sampling alone (docs/BENCHMARKS.md).
+cards in the right hands than sampling alone (docs/BOTS-RESEARCH.md).
 
 A swap of two cards changes few replays: a follow from a hand holding more cards of the led
 suit-class than were led picks among those cards only, and its risk estimates count only the

@@ -77,7 +77,8 @@ class SearchConfig:
     endgame_cards: int = 16
     """From this many cards in hand down, play-outs run to the end of the hand (摳底, R35, in every one)."""
     ms_per_move: tuple[float, float] = (0.035, 0.002)
-    """Measured cost of one play-out move on the reference machine: a + b × cards in hand (ms)."""
+    """Cost of one play-out move on the reference machine, a + b × cards in hand (ms), fitted to
+    ``benchmarks/playout_cost.py``."""
     cards_per_trick: float = 1.6
     """Average cards per play, to estimate how many tricks are left."""
     score_weight: float = 1 / 80
