@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from tuolaji.bots.knowledge.cardinfo import CardTable
 from tuolaji.bots.knowledge.shapes import Shape, class_size
 from tuolaji.rules import TRUMP_CLASS, Preset, classify
+from tuolaji.rules.structure import same_count_shapes
 from tuolaji.rules.tractors import windows
 
 KindKey = Callable[[int], tuple[int, ...]]
@@ -40,11 +41,12 @@ def exact_shapes(counts: Sequence[int], table: CardTable, cls: int, arity: int, 
 
 def tractor_shapes(counts: Sequence[int], table: CardTable, cls: int, size: int, min_arity: int = 2) -> list[Shape]:
     """Every single tractor of ``size`` cards, of any arity from ``min_arity`` (R24 same_count)."""
-    shapes: list[Shape] = []
-    for arity in range(max(2, min_arity), 5):
-        if size % arity == 0 and size // arity >= 2:
-            shapes += exact_shapes(counts, table, cls, arity, size // arity)
-    return shapes
+    return [
+        shape
+        for arity, length in same_count_shapes(size)
+        if arity >= min_arity
+        for shape in exact_shapes(counts, table, cls, arity, length)
+    ]
 
 
 def _fill_structured(
