@@ -33,6 +33,9 @@ POLICIES: dict[str, BidConfig] = {
     "no-overturn": BidConfig(overturn_margin=INF, partner_margin=INF),
     "overturn-more": BidConfig(overturn_margin=0.5, partner_margin=3.0),
     "patient-no-reinforce": BidConfig(open_share=1.0, reinforce=False),
+    "pairs-heavy": BidConfig(weights=(1.6, 0.3, 1.5)),
+    "tops-heavy": BidConfig(weights=(0.8, 1.0, 1.5)),
+    "length-only": BidConfig(weights=(0.0, 0.0, 0.0)),
 }
 """The policies compared (fields of :class:`~tuolaji.bots.players.bidding.BidConfig`)."""
 

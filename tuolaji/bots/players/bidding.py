@@ -23,15 +23,23 @@ PERMANENT_RANK = 0
 """Rank index of the 2s, trumps in every hand (R8)."""
 
 
-def suit_strength(hand: Sequence[int], level: int, suit: int) -> float:
+STRENGTH_WEIGHTS = (0.8, 0.3, 1.5)
+"""What a pair, a top card (K or A) and a level card of the suit add to a suit's strength, beside one
+per plain card."""
+
+
+def suit_strength(
+    hand: Sequence[int], level: int, suit: int, weights: tuple[float, float, float] = STRENGTH_WEIGHTS
+) -> float:
     """How good ``suit`` would be as trump for this hand: its plain cards, pairs, top cards and
-    the level cards of the suit (which rank above the other level cards, R9)."""
+    the level cards of the suit (which rank above the other level cards, R9), weighted by ``weights``."""
     counts = counts_of(hand)
     plain = [make_card(rank, suit) for rank in range(13) if rank not in (level, PERMANENT_RANK)]
     length = sum(counts[kind] for kind in plain)
     pairs = sum(counts[kind] // 2 for kind in plain)
     tops = sum(counts[kind] for kind in plain if rank_of(kind) >= 11)
-    return length + 0.8 * pairs + 0.3 * tops + 1.5 * counts[make_card(level, suit)]
+    per_pair, per_top, per_level_card = weights
+    return length + per_pair * pairs + per_top * tops + per_level_card * counts[make_card(level, suit)]
 
 
 @dataclass(frozen=True)
@@ -53,6 +61,8 @@ class BidConfig:
     """How much stronger its own suit must be to overturn an opponent's bid."""
     partner_margin: float = 6.0
     """How much stronger its own suit must be to overturn its partner's bid."""
+    weights: tuple[float, float, float] = STRENGTH_WEIGHTS
+    """The weights of :func:`suit_strength`."""
 
 
 HEURISTIC_BIDS = BidConfig()
@@ -69,7 +79,7 @@ def choose_bid(view: SeatView, config: BidConfig = HEURISTIC_BIDS) -> Bid | None
     best: dict[int, int] = {}
     for suit, count in view.bid_options:
         best[suit] = max(best.get(suit, 0), count)
-    strengths = {suit: suit_strength(hand, view.level, suit) for suit in range(4)}
+    strengths = {suit: suit_strength(hand, view.level, suit, config.weights) for suit in range(4)}
     suit = max(best, key=lambda s: (strengths[s], best[s], -s))
     standing = view.bid
     if standing is None:
