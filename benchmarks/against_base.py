@@ -2,9 +2,9 @@
 
 The base commit is exported with ``git archive`` into a temporary directory; the command then runs
 ``--rounds`` times in each tree, alternating (base, new, base, new, …) so both see the same load on a
-shared machine. In the command, ``{root}`` is the tree's root (scripts come from the tree being
-measured) and ``{python}`` this interpreter; each run has ``PYTHONPATH={root}``, so it imports that
-tree's ``tuolaji``.
+shared machine. In the command, ``{root}`` is the measured tree's root (a script under it comes from
+that tree), ``{here}`` the working tree's root (a script under it is the same for both) and
+``{python}`` this interpreter; each run has ``PYTHONPATH={root}``, so it imports that tree's ``tuolaji``.
 Run: ``.venv/bin/python benchmarks/against_base.py --base 4633f3d -- {python} {root}/benchmarks/playout_cost.py``.
 """
 
@@ -32,7 +32,7 @@ def export(commit: str, into: Path) -> None:
 
 
 def run(command: list[str], root: Path) -> str:
-    words = [word.format(root=root, python=sys.executable) for word in command]
+    words = [word.format(root=root, here=ROOT, python=sys.executable) for word in command]
     env = {**os.environ, "PYTHONPATH": str(root)}
     done = subprocess.run(words, cwd=root, env=env, check=True, capture_output=True, text=True)
     return done.stdout
