@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 from typing import Final, NamedTuple
 
 from tuolaji.cards import POINTS, Card
@@ -52,7 +53,7 @@ def kou_di_multiplier(lead_cards: Sequence[Card], trump: Trump, preset: PresetLi
 
 def trick_points(plays: Sequence[Sequence[Card]]) -> int:
     """R35: the face points of the cards in a trick (5 = 5, 10 and K = 10)."""
-    return sum(POINTS[card] for play in plays for card in play)
+    return sum(map(POINTS.__getitem__, chain.from_iterable(plays)))
 
 
 class TrickScore(NamedTuple):
