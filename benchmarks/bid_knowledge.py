@@ -1,7 +1,7 @@
 """What bids tell about hands: real hands against the search's sampled ones at the first lead.
 
 Deals are bid by the heuristic for all four seats (as in the arena); at the first lead, each seat
-samples the other three hands (:func:`tuolaji.bots.sampling.sample_hands`) and the sampled hands
+samples the other three hands (:func:`tuolaji.bots.knowledge.sampling.sample_hands`) and the sampled hands
 are compared with the real ones: trumps held by the standing bidder, by seats whose bids were
 overturned and by seats that did not bid, and how many level cards of a suit a seat holds when
 it did or did not show them in a bid.
@@ -14,13 +14,12 @@ import argparse
 import random
 from collections import Counter
 
-from tuolaji.bots.arena import bid_round, deal_setup
-from tuolaji.bots.hand import counts_of
-from tuolaji.bots.sampling import sample_hands
-from tuolaji.bots.situation import Situation
-from tuolaji.bots.table import TRUMP_CLASS
+from tuolaji.bots.knowledge.sampling import sample_hands
+from tuolaji.bots.knowledge.shapes import counts_of
+from tuolaji.bots.knowledge.situation import Situation
+from tuolaji.bots.selfplay import bid_deal
 from tuolaji.cards import DECKS, make_card
-from tuolaji.game.round import Round
+from tuolaji.rules import TRUMP_CLASS
 
 SAMPLES = 10
 ROLES = ("standing bidder", "overturned bidder", "did not bid")
@@ -33,8 +32,8 @@ def main() -> None:
     trumps: dict[str, list[float]] = {role: [0.0, 0.0, 0.0] for role in ROLES}
     level_cards: dict[tuple[str, bool], tuple[Counter[int], Counter[int]]] = {}
     for index in range(args.deals):
-        round_ = Round(deal_setup(7, index, "fourdeck"))
-        if not bid_round(round_) or round_.bid is None:
+        round_ = bid_deal(7, index, "fourdeck")
+        if round_ is None or round_.bid is None:
             continue
         bidders = {bid.seat for bid in round_.bids}
         for viewer in range(4):

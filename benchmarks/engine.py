@@ -18,11 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tuolaji.cards import Card
-from tuolaji.game import CloseBidding, DealCards, Play, Round
+from tuolaji.game import Play, Round
 from tuolaji.game.driver import play_to_end
 from tuolaji.game.match import Match
 from tuolaji.game.options import TableOptions
-from tuolaji.game.simulate import play_random_round, random_bids, random_move, simulate
+from tuolaji.game.simulate import deal_and_bid_randomly, play_random_round, random_move, simulate
 from tuolaji.rules import Preset, Trump, is_legal_follow, legal_follow_hint, random_legal_follow
 
 
@@ -50,11 +50,8 @@ def collect_positions(rounds: int, seed: int) -> list[Position]:
 
 
 def _play_recording(round_: Round, rng: random.Random, positions: list[Position]) -> None:
-    round_.apply(DealCards(216))
-    random_bids(round_, rng)
-    round_.apply(CloseBidding())
-    trump = round_.trump
-    if trump is None:  # nobody bid: a redeal (R20)
+    trump = deal_and_bid_randomly(round_, rng)
+    if trump is None:
         return
 
     def move(seat: int) -> Play:

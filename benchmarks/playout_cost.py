@@ -1,4 +1,4 @@
-"""Cost of one play-out move of the search bot, by cards in hand (the search's ``MS_PER_MOVE``).
+"""Cost of one play-out move of the search bot, by cards in hand (``SearchConfig.ms_per_move``).
 
 Positions come from hands the heuristic plays against itself; from each, sampled deals are played
 out for 6 tricks by the heuristic policy (sampling included), timed in process CPU time.
@@ -11,13 +11,10 @@ import argparse
 import random
 import time
 
-from tuolaji.bots.arena import bid_round, deal_setup
-from tuolaji.bots.heuristic import choose_play
-from tuolaji.bots.playout import Playout
-from tuolaji.bots.sampling import sample_hands
-from tuolaji.bots.situation import Situation
-from tuolaji.game.actions import Play
-from tuolaji.game.driver import play_to_end
+from tuolaji.bots.knowledge.sampling import sample_hands
+from tuolaji.bots.knowledge.situation import Situation
+from tuolaji.bots.playouts.rollout import Playout
+from tuolaji.bots.selfplay import self_play
 from tuolaji.game.round import Round
 from tuolaji.game.view import SeatView
 
@@ -28,17 +25,11 @@ PLAYOUTS = 10
 def positions(deals: int) -> dict[int, list[SeatView]]:
     """Views of the seat to move, grouped by cards in hand (buckets of 8)."""
     found: dict[int, list[SeatView]] = {}
-    for index in range(deals):
-        round_ = Round(deal_setup(21, index, "nanning"))
-        if not bid_round(round_):
-            continue
 
-        def move(seat: int, round_: Round = round_) -> Play:
-            view = round_.view(seat)
-            found.setdefault(len(view.hand) // BUCKET * BUCKET + BUCKET // 2, []).append(view)
-            return Play(seat, choose_play(Situation.from_view(view)))
+    def visit(round_: Round, view: SeatView) -> None:
+        found.setdefault(len(view.hand) // BUCKET * BUCKET + BUCKET // 2, []).append(view)
 
-        play_to_end(round_, move)
+    self_play(21, deals, visit)
     return found
 
 

@@ -1,8 +1,8 @@
-"""How much replaying the other seats' past moves (:mod:`tuolaji.bots.replay`) tells the search.
+"""How much replaying the other seats' past moves (:mod:`tuolaji.bots.knowledge.replay_chain`) tells the search.
 
 Hands the heuristic plays against itself (heuristic bidding); at every third move from
 ``--most-cards`` cards in hand down, a deal sampled as the search samples it is compared with the
-same deal after ``--steps`` swaps of a :class:`~tuolaji.bots.replay.ReplayChain` (the search's
+same deal after ``--steps`` swaps of a :class:`~tuolaji.bots.knowledge.replay_chain.ReplayChain` (the search's
 burn-in): the share of the hidden cards each puts in the right hand, by cards in hand, and how often
 the chain reached a deal that replays every past move. Also the CPU time per swap and the moves
 replayed per swap.
@@ -16,21 +16,28 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from inference import placed
-
-from tuolaji.bots import search
-from tuolaji.bots.arena import bid_round, deal_setup
-from tuolaji.bots.hand import counts_of
-from tuolaji.bots.heuristic import choose_play
-from tuolaji.bots.replay import PastMoves, ReplayChain
-from tuolaji.bots.sampling import sample_hands
-from tuolaji.bots.situation import Situation
-from tuolaji.bots.tracking import trick_plays
-from tuolaji.game.actions import Play
-from tuolaji.game.driver import play_to_end
+from tuolaji.bots.knowledge.replay_chain import PastMoves, ReplayChain
+from tuolaji.bots.knowledge.sampling import sample_hands
+from tuolaji.bots.knowledge.shapes import counts_of
+from tuolaji.bots.knowledge.situation import Situation
+from tuolaji.bots.knowledge.tracking import trick_plays
+from tuolaji.bots.players.search import SearchConfig
+from tuolaji.bots.selfplay import self_play
 from tuolaji.game.round import Round
+from tuolaji.game.view import SeatView
 
 BUCKET = 4
+DEFAULTS = SearchConfig()
+
+
+def placed(guess: list[list[int]], real: list[list[int]], seat: int) -> tuple[int, int]:
+    """Hidden cards ``guess`` puts in the right hand, and all hidden cards."""
+    right = hidden = 0
+    for other in range(4):
+        if other != seat:
+            right += sum(min(g, r) for g, r in zip(guess[other], real[other], strict=True))
+            hidden += sum(real[other])
+    return right, hidden
 
 
 @dataclass
@@ -63,39 +70,35 @@ def report(buckets: dict[int, Bucket]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=6, help="hands to play (default 6)")
-    parser.add_argument("--steps", type=int, default=search.BURN_IN, help="swaps proposed (default: the search's)")
-    parser.add_argument("--depth", type=int, default=search.REPLAY_DEPTH, help="moves replayed per seat")
+    parser.add_argument("--steps", type=int, default=DEFAULTS.burn_in, help="swaps proposed (default: the search's)")
+    parser.add_argument("--depth", type=int, default=DEFAULTS.replay_depth, help="moves replayed per seat")
     parser.add_argument("--most-cards", type=int, default=24, help="from this many cards in hand down (default 24)")
     args = parser.parse_args()
     buckets: dict[int, Bucket] = {}
     seconds = 0.0
     steps = replayed = moves = 0
-    for index in range(args.deals):
-        round_ = Round(deal_setup(41, index, "nanning"))
-        if not bid_round(round_):
-            continue
 
-        def move(seat: int, round_: Round = round_) -> Play:
-            nonlocal seconds, steps, replayed, moves
-            view = round_.view(seat)
+    def visit(round_: Round, view: SeatView) -> None:
+        nonlocal seconds, steps, replayed, moves
+        seat = view.seat
+        assert seat is not None
+        moves += 1
+        if view.tricks and len(view.hand) <= args.most_cards and moves % 3 == 0:
             sit = Situation.from_view(view)
-            moves += 1
-            if view.tricks and len(view.hand) <= args.most_cards and moves % 3 == 0:
-                real = [counts_of(round_.view(s).hand) for s in range(4)]
-                rng = random.Random(moves)
-                sampled = sample_hands(sit.table, sit.know, seat, sit.counts, view.hand_sizes, rng)
-                start = time.process_time()
-                past = PastMoves(sit, trick_plays(view.tricks, view.trick), args.depth)
-                chain = ReplayChain(past, sampled, rng)
-                chain.run(args.steps)
-                seconds += time.process_time() - start
-                steps += args.steps
-                replayed += past.replayed
-                bucket = buckets.setdefault((len(view.hand) - 1) // BUCKET, Bucket())
-                bucket.add(placed(sampled, real, seat), placed(chain.hands, real, seat), not chain.disagreements)
-            return Play(seat, choose_play(sit))
+            real = [counts_of(round_.view(s).hand) for s in range(4)]
+            rng = random.Random(moves)
+            sampled = sample_hands(sit.table, sit.know, seat, sit.counts, view.hand_sizes, rng)
+            start = time.process_time()
+            past = PastMoves(sit, trick_plays(view.tricks, view.trick), args.depth)
+            chain = ReplayChain(past, sampled, rng)
+            chain.run(args.steps)
+            seconds += time.process_time() - start
+            steps += args.steps
+            replayed += past.replayed
+            bucket = buckets.setdefault((len(view.hand) - 1) // BUCKET, Bucket())
+            bucket.add(placed(sampled, real, seat), placed(chain.hands, real, seat), not chain.disagreements)
 
-        play_to_end(round_, move)
+    self_play(41, args.deals, visit)
     report(buckets)
     print(
         f"{1000 * seconds / max(1, steps):.3f} ms CPU per swap, {replayed / max(1, steps):.1f} moves replayed per swap"

@@ -1,46 +1,35 @@
-"""Helpers for the bot tests: drive whole hands through ``Bot.choose`` only."""
+"""Helpers for the bot tests: drive whole hands through ``Bot.choose`` only, with the game's driver."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from tuolaji.bots import Bot
-from tuolaji.game import (
-    Bid,
-    CloseBidding,
-    DealCards,
-    Phase,
-    Play,
-    Round,
-    RoundSetup,
-)
-from tuolaji.game.driver import play_to_end
+from tuolaji.game import Action, Bid, Play, Round, RoundSetup, SeatView
+from tuolaji.game.driver import deal_and_bid, play_to_end
 from tuolaji.game.options import TableOptions
 
-DEAL_STEP = 8
+
+class StrictBidder:
+    """A bot as a bidder that may only propose bids the round would accept (R16–R18): the driver
+    ignores a refused proposal, so the test fails on one instead."""
+
+    def __init__(self, round_: Round, bot: Bot) -> None:
+        self.round = round_
+        self.bot = bot
+
+    def choose(self, view: SeatView) -> Action | None:
+        action = self.bot.choose(view)
+        if action is not None:
+            assert isinstance(action, Bid), f"{self.bot.name} returned {action!r} while bidding"
+            assert view.seat is not None and action.seat == view.seat
+            assert (action.suit, action.count) in self.round.bid_options(view.seat), f"{action!r} refused"
+        return action
 
 
 def bid_with(round_: Round, bots: Sequence[Bot]) -> bool:
-    """Deal in steps, letting every bot bid through ``choose``; close bidding. False on a redeal."""
-    while round_.phase is Phase.DEALING:
-        round_.apply(DealCards(DEAL_STEP))
-        poll(round_, bots)
-    for _ in range(20):
-        if not poll(round_, bots):
-            break
-    round_.apply(CloseBidding())
-    return round_.phase is Phase.PLAYING
-
-
-def poll(round_: Round, bots: Sequence[Bot]) -> bool:
-    placed = False
-    for seat, bot in enumerate(bots):
-        action = bot.choose(round_.view(seat))
-        if action is not None:
-            assert isinstance(action, Bid), f"{bot.name} returned {action!r} while bidding"
-            round_.apply(action)
-            placed = True
-    return placed
+    """Deal and bid with every bot bidding through ``choose`` (each proposal checked); False on a redeal."""
+    return deal_and_bid(round_, [StrictBidder(round_, bot) for bot in bots])
 
 
 def play_with(round_: Round, bots: Sequence[Bot]) -> None:

@@ -24,7 +24,7 @@ def test_report(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_duplicates_share_cards_and_dealer() -> None:
-    outcome = arena.play_deal("random", "random", 1, 0, "nanning", 1)
+    outcome = arena.play_deal(arena.Entrant("random"), arena.Entrant("random"), 1, 0, "nanning")
     assert outcome is not None
     assert len(outcome.won) == len(outcome.levels) == 2
     setup = arena.deal_setup(1, 5, "fourdeck")

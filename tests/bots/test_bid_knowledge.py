@@ -9,17 +9,17 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.bots.conftest import DEAL_STEP, setup
+from tests.bots.conftest import setup
 from tests.game.helpers import hands_with, stacked_round
 from tuolaji.bots import make_bot
-from tuolaji.bots.hand import counts_of
-from tuolaji.bots.sampling import sample_hands
-from tuolaji.bots.situation import Situation
-from tuolaji.bots.table import card_table
-from tuolaji.bots.tracking import Knowledge
+from tuolaji.bots.knowledge.cardinfo import card_table
+from tuolaji.bots.knowledge.sampling import sample_hands
+from tuolaji.bots.knowledge.shapes import counts_of
+from tuolaji.bots.knowledge.situation import Situation
+from tuolaji.bots.knowledge.tracking import Knowledge
 from tuolaji.cards import DECK_SIZE, KINDS, SUITS, make_card, parse_card, parse_cards, parse_rank
 from tuolaji.game import Bid, CloseBidding, DealCards, Phase, Play, Round
-from tuolaji.game.driver import play_to_end
+from tuolaji.game.driver import DEAL_STEP, play_to_end
 from tuolaji.game.options import TableOptions
 from tuolaji.game.view import BidRecord, PlayRecord
 

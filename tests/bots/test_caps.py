@@ -9,12 +9,11 @@ import pytest
 
 from tests.bots.conftest import bid_with, setup
 from tuolaji.bots import make_bot
-from tuolaji.bots.hand import counts_of
-from tuolaji.bots.inference import read_plays
-from tuolaji.bots.sampling import sample_hands
-from tuolaji.bots.situation import Situation
-from tuolaji.bots.table import CardTable
-from tuolaji.bots.tracking import Knowledge
+from tuolaji.bots.knowledge.cardinfo import CardTable
+from tuolaji.bots.knowledge.sampling import sample_hands
+from tuolaji.bots.knowledge.shapes import counts_of
+from tuolaji.bots.knowledge.situation import Situation
+from tuolaji.bots.knowledge.tracking import Knowledge
 from tuolaji.game import Play, Round
 from tuolaji.game.driver import play_to_end
 
@@ -40,7 +39,7 @@ def test_voids_and_caps_hold_for_real_and_sampled_hands(preset: str) -> None:
         def move(seat: int, round_: Round = round_) -> Play:
             nonlocal capped
             view = round_.view(seat)
-            sit = read_plays(Situation.from_view(view), view)
+            sit = Situation.from_view(view)
             rng = random.Random(len(view.tricks))
             guess = sample_hands(sit.table, sit.know, seat, sit.counts, view.hand_sizes, rng)
             for other in range(4):

@@ -9,9 +9,10 @@ import pytest
 
 from tests.bots.conftest import play_hand, setup
 from tuolaji.bots import ALIASES, BOT_NAMES, Bot, make_bot
-from tuolaji.bots.arena import bid_round
+from tuolaji.bots.players.bidding import HEURISTIC_BIDDERS
 from tuolaji.cards import DECK_SIZE, make_card
 from tuolaji.game import Bid, CloseBidding, CloseReview, DealCards, GameError, Phase, Play, Round
+from tuolaji.game.driver import deal_and_bid
 from tuolaji.game.round import stack_deck
 
 
@@ -39,7 +40,7 @@ def test_aliases() -> None:
 
 def test_not_my_turn_and_spectator() -> None:
     round_ = Round(setup(3, "nanning", dealer=0))
-    assert bid_round(round_)
+    assert deal_and_bid(round_, HEURISTIC_BIDDERS)
     bot = make_bot("heuristic", 0)
     assert bot.choose(round_.view(None)) is None
     assert bot.choose(round_.view(1)) is None

@@ -8,34 +8,46 @@ from hypothesis import strategies as st
 
 from tests.bots.conftest import setup
 from tuolaji.bots import make_bot
-from tuolaji.bots.arena import bid_round
-from tuolaji.bots.heuristic import choose_play, legal_follows, ranked_follows, ranked_leads
-from tuolaji.bots.search import (
+from tuolaji.bots.knowledge.situation import Situation
+from tuolaji.bots.players.bidding import HEURISTIC_BIDDERS
+from tuolaji.bots.players.heuristic import choose_play, legal_follows, ranked_follows, ranked_leads
+from tuolaji.bots.players.search import (
     END,
-    ENDGAME_CARDS,
     LEVEL_STEPS,
-    SWITCH_MARGIN,
     SearchBot,
+    SearchConfig,
     expected_levels,
     pick,
-    playouts_for,
     signed_levels,
 )
-from tuolaji.bots.situation import Situation
 from tuolaji.game import CloseReview, Play, Round
+from tuolaji.game.driver import deal_and_bid
 from tuolaji.rules import hand_result, is_legal_follow
 
 
+def playouts(budget_ms: float, hand_size: int, horizon: int = 6) -> int:
+    return SearchConfig(budget_ms=budget_ms).playouts_for(hand_size, horizon)
+
+
 def test_playouts_grow_with_the_budget() -> None:
-    assert playouts_for(1, 54) == 2
-    assert playouts_for(300, 54) > playouts_for(100, 54) > playouts_for(10, 54)
-    assert playouts_for(100, 6, END) > playouts_for(100, 54)
+    assert playouts(1, 54) == 2
+    assert playouts(300, 54) > playouts(100, 54) > playouts(10, 54)
+    assert playouts(100, 6, END) > playouts(100, 54)
+
+
+def test_config_is_checked_and_make_bot_builds_it() -> None:
+    with pytest.raises(ValueError, match="must be positive"):
+        SearchConfig(budget_ms=0)
+    with pytest.raises(ValueError, match="no option"):
+        make_bot("search", 1, read_plays=True)
+    bot = make_bot("hard", 3, budget_ms=20, candidates=2)
+    assert isinstance(bot, SearchBot) and bot.config == SearchConfig(budget_ms=20, candidates=2)
 
 
 def advanced(seed: int, moves: int) -> Round:
     """A hand bid by the heuristic and played on by it for ``moves`` moves."""
     round_ = Round(setup(seed, "nanning", dealer=seed % 4, level=1 + seed % 12))
-    assert bid_round(round_)
+    assert deal_and_bid(round_, HEURISTIC_BIDDERS)
     for _ in range(moves):
         seat = round_.to_move
         assert seat is not None
@@ -55,15 +67,16 @@ def test_search_moves_are_candidates_and_deterministic() -> None:
         assert seat is not None
         view = round_.view(seat)
         sit = Situation.from_view(view)
-        bot = SearchBot(seed, budget_ms=15)
+        config = SearchConfig(budget_ms=15)
+        bot = SearchBot(seed, config)
         cards = bot.play(view)
-        assert cards == SearchBot(seed, budget_ms=15).play(view)
+        assert cards == SearchBot(seed, config).play(view)
         if sit.trick:
-            assert cards in legal_follows(sit, ranked_follows(sit), bot.candidates)
+            assert cards in legal_follows(sit, ranked_follows(sit), config.candidates)
             assert is_legal_follow(sit.hand(), sit.trick[0][1], cards, sit.table.trump, sit.preset)
         else:
-            assert cards in ranked_leads(sit)[: bot.candidates]
-    assert sit.hand_size <= ENDGAME_CARDS
+            assert cards in ranked_leads(sit)[: config.candidates]
+    assert sit.hand_size <= config.endgame_cards
 
 
 def test_no_deal_in_budget_keeps_the_heuristic_choice() -> None:
@@ -119,10 +132,12 @@ def test_pick_switches_only_for_a_sure_gain() -> None:
     base = [0.0, 1.0, 0.0, 1.0, 0.0, 1.0]
     steady = [value + 0.5 for value in base]
     wild = [value + swing for value, swing in zip(base, (3.0, -2.0, 3.0, -2.0, 3.0, -2.0), strict=True)]
-    small = [value + SWITCH_MARGIN / 2 for value in base]
-    assert pick([base, steady]) == 1
-    assert pick([base, wild, steady]) == 2
-    assert pick([base, wild]) == 0
-    assert pick([base, small]) == 0
-    assert pick([base, steady[:1]]) == 0
-    assert pick([base, []]) == 0
+    config = SearchConfig()
+    small = [value + config.switch_margin / 2 for value in base]
+    assert pick([base, steady], config) == 1
+    assert pick([base, wild, steady], config) == 2
+    assert pick([base, wild], config) == 0
+    assert pick([base, small], config) == 0
+    assert pick([base, steady[:1]], config) == 0
+    assert pick([base, small], SearchConfig(switch_margin=0.01)) == 1
+    assert pick([base, []], config) == 0

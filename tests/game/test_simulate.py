@@ -34,7 +34,7 @@ def test_simulate_rejects_a_bad_hand_count(capsys: pytest.CaptureFixture[str]) -
     assert "--hands '0'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("preset", ["nanning", "guigang"])
+@pytest.mark.parametrize("preset", ["nanning", "guigang", "fourdeck"])
 def test_scores_add_up_from_tricks_and_the_last_trick(preset: str) -> None:
     """R35: face points of the attackers' tricks, the last trick × lead size (摳底 / 反摳), clamped."""
     minimum = get_preset(preset).last_trick_min_lead
@@ -53,10 +53,11 @@ def test_scores_add_up_from_tricks_and_the_last_trick(preset: str) -> None:
         attackers = 1 - round_.dealer % 2  # type: ignore[operator]
         *body, last = round_.tricks
         lead_size = len(last.plays[0].cards)
-        multiplier = lead_size if lead_size >= minimum else 1
+        kou_di = lead_size >= minimum
+        multiplier = lead_size if kou_di else 1
         assert last.multiplier == multiplier
         face = sum(trick.points for trick in body if trick.winner % 2 == attackers)
-        if multiplier == 1:
+        if not kou_di:
             face += last.points if last.winner % 2 == attackers else 0
             assert result.last_trick == 0
         else:
@@ -64,6 +65,43 @@ def test_scores_add_up_from_tricks_and_the_last_trick(preset: str) -> None:
             assert result.last_trick == sign * last.points * multiplier
         assert result.card_points == face
         assert result.score == max(0, min(400, face + result.last_trick))
+
+
+@pytest.mark.parametrize(
+    ("preset", "sign_when_defenders_win"),
+    [("nanning", 0), ("guigang", -1), ("fourdeck", 0)],
+)
+def test_a_one_card_last_lead_is_kou_di_only_in_guigang(preset: str, sign_when_defenders_win: int) -> None:
+    """R35 (issue 16): a last trick led by a single, with points in it, won by either side. In
+    ``guigang`` it is 摳底 ×1, so the defenders' win is subtracted (反摳); elsewhere it counts like any
+    trick. The whole score is checked: face points of the attackers' other tricks plus the last trick."""
+    match = Match(TableOptions(preset=preset), seed=16)
+    rng = random.Random(16)
+    seen: set[bool] = set()
+    while len(seen) < 2:
+        round_ = match.start_round()
+        play_random_round(round_, rng)
+        if match.finish_round().state == "stopped":
+            match.resume()
+        result = round_.result
+        assert result is not None
+        if result.kind != "played" or result.dealer is None:
+            continue
+        attackers = 1 - result.dealer % 2
+        *body, last = round_.tricks
+        if len(last.plays[0].cards) != 1 or last.points == 0:
+            continue
+        attackers_won = last.winner % 2 == attackers
+        seen.add(attackers_won)
+        face = sum(trick.points for trick in body if trick.winner % 2 == attackers)
+        if preset == "guigang":
+            assert result.card_points == face
+            assert result.last_trick == (last.points if attackers_won else -last.points)
+        else:
+            assert result.card_points == face + (last.points if attackers_won else 0)
+            assert result.last_trick == 0
+        last_value = last.points if attackers_won else sign_when_defenders_win * last.points
+        assert result.score == max(0, min(400, face + last_value))
 
 
 def test_unchecked_random_rounds_are_legal_when_checked() -> None:

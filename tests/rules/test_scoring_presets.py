@@ -8,13 +8,15 @@ from tuolaji.cards import CardParseError
 from tuolaji.rules import (
     PRESETS,
     Preset,
+    TrickScore,
     Trump,
     card_points,
     format_cards,
     get_preset,
     hand_result,
-    last_trick_multiplier,
+    kou_di_multiplier,
     parse_cards,
+    score_trick,
 )
 
 
@@ -54,14 +56,14 @@ def test_r35_kou_di_example() -> None:
     trick = [lead, parse_cards("5S 5S KS QS"), parse_cards("TS TS 3S 4S"), parse_cards("QS 9S 8S 7S")]
     points = sum(card_points(play) for play in trick)
     assert points == 60
-    assert points * last_trick_multiplier(lead, trump, "nanning") == 240
+    assert points * kou_di_multiplier(lead, trump, "nanning") == 240
 
 
 @pytest.mark.parametrize(
     ("lead", "preset", "multiplier"),
     [
-        ("AS", "nanning", 1),
-        ("AS", "fourdeck", 1),
+        ("AS", "nanning", 0),
+        ("AS", "fourdeck", 0),
         ("AS", "guigang", 1),
         ("AS AS", "nanning", 2),
         ("AS AS", "guigang", 2),
@@ -69,12 +71,12 @@ def test_r35_kou_di_example() -> None:
     ],
 )
 def test_r35_multiplier_by_preset(lead: str, preset: str, multiplier: int) -> None:
-    assert last_trick_multiplier(parse_cards(lead), Trump("T", "H"), preset) == multiplier
+    assert kou_di_multiplier(parse_cards(lead), Trump("T", "H"), preset) == multiplier
 
 
 def test_multiplier_needs_a_valid_lead() -> None:
     with pytest.raises(ValueError, match="R13"):
-        last_trick_multiplier(parse_cards("AS KS"), Trump("T", "H"))
+        kou_di_multiplier(parse_cards("AS KS"), Trump("T", "H"))
 
 
 def test_presets_table() -> None:
@@ -114,3 +116,35 @@ def test_card_notation() -> None:
         parse_cards("1H")
     with pytest.raises(ValueError):
         parse_cards("ZZ")
+
+
+ONE_CARD_LAST_TRICK = [parse_cards(play) for play in ("KS", "5S", "3S", "4S")]
+"""A last trick led by a single: the lead (KS) wins it, 15 points in the trick."""
+
+
+@pytest.mark.parametrize(
+    ("preset", "leader", "change", "kou_di"),
+    [
+        ("nanning", 1, 15, False),
+        ("nanning", 0, 0, False),
+        ("guigang", 1, 15, True),
+        ("guigang", 0, -15, True),
+        ("fourdeck", 1, 15, False),
+        ("fourdeck", 0, 0, False),
+    ],
+)
+def test_r35_one_card_last_lead_by_preset(preset: str, leader: int, change: int, kou_di: bool) -> None:
+    """R35: with dealer 0, leader 1 is an attacker and leader 0 a defender. A single last lead is 摳底
+    (×1) only in ``guigang``, where the defenders' win is subtracted (反摳); elsewhere the last trick
+    counts like any other (face points to the attackers, nothing for the defenders)."""
+    scored = score_trick(ONE_CARD_LAST_TRICK, leader, 0, Trump("T", "H"), preset, last=True)
+    assert scored == TrickScore(leader, 15, 1, kou_di, change)
+
+
+@pytest.mark.parametrize("preset", ["nanning", "guigang", "fourdeck"])
+def test_r35_only_the_last_trick_is_multiplied(preset: str) -> None:
+    trick = [parse_cards(play) for play in ("AS AS", "KS KS", "3S 4S", "5S 5S")]
+    trump = Trump("T", "H")
+    assert score_trick(trick, 1, 0, trump, preset, last=False) == TrickScore(1, 30, 1, False, 30)
+    assert score_trick(trick, 1, 0, trump, preset, last=True) == TrickScore(1, 30, 2, True, 60)
+    assert score_trick(trick, 2, 0, trump, preset, last=True) == TrickScore(2, 30, 2, True, -60)

@@ -8,11 +8,12 @@ plays them against each other in duplicate.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from tuolaji.bots.base import Bot
-from tuolaji.bots.heuristic import HeuristicBot
-from tuolaji.bots.random_bot import RandomBot
+from tuolaji.bots.players.heuristic import HeuristicBot
+from tuolaji.bots.players.random_player import RandomBot
 
 BOT_NAMES = ("random", "heuristic", "search")
 ALIASES = {"easy": "random", "normal": "heuristic", "hard": "search"}
@@ -30,14 +31,19 @@ def canonical_name(name: str) -> str:
 def make_bot(name: str, seed: int = 0, **options: Any) -> Bot:
     """The bot called ``name`` (or its alias), deterministic for ``seed``.
 
-    ``search`` takes ``budget_ms`` (time budget per move, default 300), ``horizon_tricks`` and
-    ``candidates`` (see :mod:`tuolaji.bots.search`). Unknown names and options raise ``ValueError``.
+    ``search`` takes the fields of :class:`~tuolaji.bots.players.search.SearchConfig` as options:
+    ``budget_ms`` (time budget per move, default 300), ``horizon_tricks``, ``candidates``, …
+    Unknown names and options raise ``ValueError``.
     """
     key = canonical_name(name)
     if key == "search":
-        from tuolaji.bots.search import SearchBot
+        from tuolaji.bots.players.search import SearchBot, SearchConfig
 
-        return SearchBot(seed, **options)
+        fields = {field.name for field in dataclasses.fields(SearchConfig)}
+        unknown = sorted(set(options) - fields)
+        if unknown:
+            raise ValueError(f"bot {name!r} has no option {', '.join(unknown)}")
+        return SearchBot(seed, SearchConfig(**options))
     if options:
         raise ValueError(f"bot {name!r} takes no options, got {', '.join(sorted(options))}")
     if key == "random":

@@ -19,24 +19,38 @@ import argparse
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from tuolaji.bots import ALIASES, BOT_NAMES, canonical_name, make_bot
 from tuolaji.bots.base import Bot
-from tuolaji.bots.bidding import choose_bid
-from tuolaji.game.actions import Bid, CloseBidding, DealCards, Play
-from tuolaji.game.driver import play_to_end
+from tuolaji.bots.players.bidding import HEURISTIC_BIDDERS
+from tuolaji.game.actions import Play
+from tuolaji.game.driver import deal_and_bid, play_to_end
 from tuolaji.game.options import PRESET_NAMES, TableOptions
-from tuolaji.game.round import Phase, Round, RoundSetup
+from tuolaji.game.round import Round, RoundSetup
 from tuolaji.game.view import RoundResult
 
-DEAL_STEP = 8
-"""Cards dealt between two rounds of bid polling (two per seat)."""
-BID_POLL_ROUNDS = 8
-"""After the deal, seats are polled in turn until a whole round brings no bid (at most this many)."""
 Z95 = 1.959964
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A bot in the arena: its name and its :func:`~tuolaji.bots.make_bot` options."""
+
+    name: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def named(cls, name: str, budget_ms: float) -> Entrant:
+        """The bot called ``name``, with the budget per move if it is the search."""
+        key = canonical_name(name)
+        return cls(key, {"budget_ms": budget_ms} if key == "search" else {})
+
+    def make(self, seed: int) -> Bot:
+        return make_bot(self.name, seed, **self.options)
 
 
 @dataclass
@@ -45,29 +59,6 @@ class HandRecord:
 
     result: RoundResult
     move_times: list[list[float]] = field(default_factory=lambda: [[], [], [], []])
-
-
-def bid_round(round_: Round) -> bool:
-    """Run the deal and the bid window with the heuristic bidding policy for every seat (R15–R19);
-    True if a bid stands when bidding closes, False for a redeal (R20)."""
-    while round_.phase is Phase.DEALING:
-        round_.apply(DealCards(DEAL_STEP))
-        poll_bids(round_, 1)
-    poll_bids(round_, BID_POLL_ROUNDS)
-    round_.apply(CloseBidding())
-    return round_.phase is Phase.PLAYING
-
-
-def poll_bids(round_: Round, rounds: int) -> None:
-    for _ in range(rounds):
-        placed = False
-        for seat in range(4):
-            bid = choose_bid(round_.view(seat))
-            if isinstance(bid, Bid):
-                round_.apply(bid)
-                placed = True
-        if not placed:
-            return
 
 
 def play_round(round_: Round, bots: Sequence[Bot]) -> HandRecord:
@@ -111,7 +102,7 @@ class DealOutcome:
     times_b: list[float]
 
 
-def play_deal(a: str, b: str, seed: int, index: int, preset: str, budget_ms: int) -> DealOutcome | None:
+def play_deal(a: Entrant, b: Entrant, seed: int, index: int, preset: str) -> DealOutcome | None:
     """Play deal ``index`` twice (A in seats 0/2, then in 1/3); None if nobody bid (redeal)."""
     setup = deal_setup(seed, index, preset)
     won: list[bool] = []
@@ -120,9 +111,9 @@ def play_deal(a: str, b: str, seed: int, index: int, preset: str, budget_ms: int
     times_a: list[float] = []
     times_b: list[float] = []
     for a_team in (0, 1):
-        bots = [_make(a if seat % 2 == a_team else b, seed * 1000 + index * 4 + seat, budget_ms) for seat in range(4)]
+        bots = [(a if seat % 2 == a_team else b).make(seed * 1000 + index * 4 + seat) for seat in range(4)]
         round_ = Round(setup)
-        if not bid_round(round_):
+        if not deal_and_bid(round_, HEURISTIC_BIDDERS):
             return None
         record = play_round(round_, bots)
         result = record.result
@@ -136,13 +127,10 @@ def play_deal(a: str, b: str, seed: int, index: int, preset: str, budget_ms: int
     return DealOutcome(index, won, levels, scores[True] - scores[False], times_a, times_b)
 
 
-def _make(name: str, seed: int, budget_ms: int) -> Bot:
-    if canonical_name(name) == "search":
-        return make_bot(name, seed, budget_ms=budget_ms)
-    return make_bot(name, seed)
+DealArgs = tuple[Entrant, Entrant, int, int, str]
 
 
-def _play_deal_args(args: tuple[str, str, int, int, str, int]) -> DealOutcome | None:
+def _play_deal_args(args: DealArgs) -> DealOutcome | None:
     return play_deal(*args)
 
 
@@ -187,15 +175,24 @@ def _timing(side: str, name: str, times: Sequence[float]) -> str:
 
 
 def run_arena(
-    a: str, b: str, deals: int, seed: int, preset: str = "nanning", budget_ms: int = 300, jobs: int = 1
+    a: str | Entrant,
+    b: str | Entrant,
+    deals: int,
+    seed: int,
+    preset: str = "nanning",
+    budget_ms: int = 300,
+    jobs: int = 1,
 ) -> tuple[list[DealOutcome], float]:
-    """Play ``deals`` duplicate deals (skipping redeals); the outcomes and the wall time."""
+    """Play ``deals`` duplicate deals (skipping redeals); the outcomes and the wall time. A bot given
+    by name gets ``budget_ms`` per move if it is the search; an :class:`Entrant` brings its own options."""
+    a = a if isinstance(a, Entrant) else Entrant.named(a, budget_ms)
+    b = b if isinstance(b, Entrant) else Entrant.named(b, budget_ms)
     start = time.perf_counter()
     outcomes: list[DealOutcome] = []
     index = 0
     with ProcessPoolExecutor(jobs) if jobs > 1 else _Inline() as pool:
         while len(outcomes) < deals:
-            batch = [(a, b, seed, i, preset, budget_ms) for i in range(index, index + deals - len(outcomes))]
+            batch: list[DealArgs] = [(a, b, seed, i, preset) for i in range(index, index + deals - len(outcomes))]
             index += len(batch)
             outcomes += [o for o in pool.map(_play_deal_args, batch) if o is not None]
     return outcomes, time.perf_counter() - start
@@ -210,7 +207,7 @@ class _Inline:
     def __exit__(self, *exc: object) -> None:
         return None
 
-    def map(self, fn: object, items: Sequence[tuple[str, str, int, int, str, int]]) -> list[DealOutcome | None]:
+    def map(self, fn: object, items: Sequence[DealArgs]) -> list[DealOutcome | None]:
         return [_play_deal_args(item) for item in items]
 
 

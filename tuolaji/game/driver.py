@@ -47,12 +47,9 @@ def poll_bids(
         for seat, chooser in enumerate(choosers):
             if chooser is None or round_.phase not in (Phase.DEALING, Phase.BIDDING):
                 continue
-            action = chooser.choose(round_.view(seat))
-            if (
-                isinstance(action, Bid)
-                and action.seat == seat
-                and (action.suit, action.count) in round_.bid_options(seat)
-            ):
+            view = round_.view(seat)
+            action = chooser.choose(view)
+            if isinstance(action, Bid) and action.seat == seat and (action.suit, action.count) in view.bid_options:
                 applied.append((action, round_.apply(action)))
                 placed = True
         if not placed:

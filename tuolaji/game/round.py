@@ -48,10 +48,9 @@ from tuolaji.rules import (
     follow_refusal,
     get_preset,
     hand_result,
-    last_trick_multiplier,
     lead_refusal,
     legal_follow_hint,
-    trick_winner,
+    score_trick,
 )
 
 RETRACT_PENALTY_PER_CARD = 10
@@ -514,18 +513,15 @@ class Round:
         assert self.leader is not None and self.trump is not None and self.dealer is not None
         order = [(self.leader + offset) % 4 for offset in range(4)]
         plays = [self.plays[seat] for seat in order]
-        winner = order[trick_winner(plays, self.trump, self.preset)]
-        cards = [card for play in plays for card in play]
-        points = sum(POINTS[card] for card in cards)
         last = not self.hands[0]
-        multiplier = last_trick_multiplier(plays[0], self.trump, self.preset) if last else 1
-        attackers_won = team_of(winner) != team_of(self.dealer)
-        if multiplier > 1:
-            self.last_trick_value = points * multiplier * (1 if attackers_won else -1)
-        elif attackers_won:
-            self.card_points += points
-        if attackers_won:
-            self.point_cards.extend(card for card in cards if POINTS[card])
+        scored = score_trick(plays, self.leader, self.dealer, self.trump, self.preset, last)
+        winner, points, multiplier = scored.winner, scored.points, scored.multiplier
+        if scored.kou_di:
+            self.last_trick_value = scored.change
+        else:
+            self.card_points += scored.change
+        if team_of(winner) != team_of(self.dealer):
+            self.point_cards.extend(card for play in plays for card in play if POINTS[card])
         record = TrickRecord(
             self.leader,
             tuple(PlayRecord(seat, self.plays[seat]) for seat in order),
@@ -602,7 +598,7 @@ class Round:
         hint: tuple[Card, ...] = ()
         if seat is not None:
             sorter = self.trump or (Trump(self.level, self.bid.suit) if self.bid else None)
-            hand = tuple(sorted(self.hands[seat], key=sorter.sort_key if sorter else None))
+            hand = tuple(sorted(self.hands[seat], key=sorter.sort_keys.__getitem__ if sorter else None))
             if seat == self.to_move:
                 hint = tuple(self.hint(seat))
         in_trick = self.phase in (Phase.PLAYING, Phase.REVIEW)

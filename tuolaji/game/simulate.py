@@ -1,6 +1,7 @@
 """``tuolaji simulate``: whole hands between random-legal players, with a summary.
 
-Each hand is dealt at once, bid by random players, and played to the last trick with random valid
+Each hand is dealt at once, bid by random players (one poll of the four seats in turn,
+:func:`~tuolaji.game.driver.poll_bids`), and played to the last trick with random valid
 leads and random legal follows. Every finished hand is checked: its tricks hold all 216 cards and
 all 400 card points (R4, R35).
 """
@@ -14,11 +15,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from tuolaji.cards import DECK_SIZE, POINTS, Card
-from tuolaji.game.actions import Bid, CloseBidding, DealCards, Play
-from tuolaji.game.driver import play_to_end
+from tuolaji.game.actions import Action, Bid, CloseBidding, DealCards, Play
+from tuolaji.game.driver import play_to_end, poll_bids
 from tuolaji.game.match import Match
 from tuolaji.game.options import PRESET_NAMES, TableOptions
 from tuolaji.game.round import Round
+from tuolaji.game.view import SeatView
 from tuolaji.rules import Trump, random_legal_follow, random_valid_lead
 
 TOTAL_POINTS = 400
@@ -28,15 +30,25 @@ class SimulationError(AssertionError):
     """A simulated hand broke an invariant (cards or points lost)."""
 
 
-def random_bids(round_: Round, rng: random.Random) -> None:
-    """Random players bid after the deal: each seat, in a random order, may show level cards."""
-    seats = [0, 1, 2, 3]
-    rng.shuffle(seats)
-    for seat in seats:
-        options = round_.bid_options(seat)
-        if options and rng.random() < 0.75:
-            suit, count = rng.choice(options)
-            round_.apply(Bid(seat, suit, count))
+BID_CHANCE = 0.75
+"""How often a random player with a bid open to it makes one."""
+
+
+class RandomBidder:
+    """A random player's bids, as a :class:`~tuolaji.game.driver.Chooser`: when it may show level
+    cards (R16–R18), it does with probability :data:`BID_CHANCE`, a random one of its options."""
+
+    __slots__ = ("rng",)
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: SeatView) -> Action | None:
+        options = view.bid_options
+        if view.seat is None or not options or self.rng.random() >= BID_CHANCE:
+            return None
+        suit, count = self.rng.choice(options)
+        return Bid(view.seat, suit, count)
 
 
 def random_move(round_: Round, seat: int, trump: Trump, rng: random.Random) -> list[Card]:
@@ -48,17 +60,23 @@ def random_move(round_: Round, seat: int, trump: Trump, rng: random.Random) -> l
     return random_legal_follow(hand, lead, trump, rng, round_.preset)
 
 
+def deal_and_bid_randomly(round_: Round, rng: random.Random) -> Trump | None:
+    """Deal ``round_`` at once, poll random bidders once in seat order, close the bidding; the trump,
+    or None when nobody bid (a redeal, R20)."""
+    round_.apply(DealCards(DECK_SIZE))
+    poll_bids(round_, (RandomBidder(rng),) * 4, rounds=1)
+    round_.apply(CloseBidding())
+    return round_.trump
+
+
 def play_random_round(round_: Round, rng: random.Random, *, checked: bool = False) -> None:
     """Deal, bid and play ``round_`` to its end with random-legal players.
 
     The moves come from the rules engine's own legal-move generators, so by default the round does
     not check them again; ``checked=True`` does (the tests compare both).
     """
-    round_.apply(DealCards(DECK_SIZE))
-    random_bids(round_, rng)
-    round_.apply(CloseBidding())
-    trump = round_.trump
-    if trump is None:  # nobody bid: a redeal (R20)
+    trump = deal_and_bid_randomly(round_, rng)
+    if trump is None:
         return
     play_to_end(round_, lambda seat: Play(seat, tuple(random_move(round_, seat, trump, rng))), checked=checked)
 

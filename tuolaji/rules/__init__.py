@@ -13,7 +13,7 @@ from .pattern import Pattern
 from .patterns import classify, explain_lead, is_valid_lead, lead_refusal
 from .presets import PRESETS, Preset, PresetLike, get_preset
 from .refusal import Refusal, card_strings, class_code
-from .scoring import hand_result, last_trick_multiplier
+from .scoring import TrickScore, hand_result, kou_di_multiplier, score_trick, trick_points
 from .trick import trick_winner
 from .trump import CLASS_NAMES, TRUMP_CLASS, Trump
 
@@ -26,6 +26,7 @@ __all__ = [
     "Preset",
     "PresetLike",
     "Refusal",
+    "TrickScore",
     "Trump",
     "card_points",
     "card_strings",
@@ -39,11 +40,13 @@ __all__ = [
     "hand_result",
     "is_legal_follow",
     "is_valid_lead",
-    "last_trick_multiplier",
+    "kou_di_multiplier",
     "lead_refusal",
     "legal_follow_hint",
     "parse_cards",
     "random_legal_follow",
     "random_valid_lead",
+    "score_trick",
+    "trick_points",
     "trick_winner",
 ]

@@ -22,12 +22,11 @@ from .structure import (
     FREE,
     SAME_COUNT,
     TRACTORS,
-    Move,
     StructureSolver,
     follow_stage,
     same_count_shapes,
-    windows,
 )
+from .tractors import Move, windows
 from .trump import TRUMP_CLASS, Trump
 
 Cost = tuple[int, ...]

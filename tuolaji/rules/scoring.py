@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from itertools import chain
+from typing import Final, NamedTuple
 
-from tuolaji.cards import Card
+from tuolaji.cards import POINTS, Card
 
 from .patterns import lead_pattern
 from .presets import PresetLike, get_preset
+from .trick import trick_winner
 from .trump import Trump
 
 MAX_SCORE: Final = 400
@@ -36,13 +38,51 @@ def hand_result(score: int) -> tuple[str, int]:
     return next((side, levels) for lowest, side, levels in _BANDS if score >= lowest)
 
 
-def last_trick_multiplier(lead_cards: Sequence[Card], trump: Trump, preset: PresetLike = "nanning") -> int:
-    """R35 摳底: the last trick's points are multiplied by the number of cards in its lead when
-    that lead has at least ``preset.last_trick_min_lead`` cards (2; ``guigang`` 1), else by 1.
+def kou_di_multiplier(lead_cards: Sequence[Card], trump: Trump, preset: PresetLike = "nanning") -> int:
+    """R35 摳底: the last trick's points are multiplied by the number of cards in its lead when that
+    lead has at least ``preset.last_trick_min_lead`` cards (2; ``guigang`` 1, so a single gives ×1 and
+    is still 摳底, subtracted when the defenders win it); 0 when the last trick counts like any other.
 
     The lead must be valid (R13), else ``ValueError``. Example: lead ``AS AS KS KS`` with 60 points
     in the trick scores 60 × 4 = 240.
     """
     rules = get_preset(preset)
     size = lead_pattern(lead_cards, trump, rules).size
-    return size if size >= rules.last_trick_min_lead else 1
+    return size if size >= rules.last_trick_min_lead else 0
+
+
+def trick_points(plays: Sequence[Sequence[Card]]) -> int:
+    """R35: the face points of the cards in a trick (5 = 5, 10 and K = 10)."""
+    return sum(map(POINTS.__getitem__, chain.from_iterable(plays)))
+
+
+class TrickScore(NamedTuple):
+    """How a closed trick scores (R27–R29, R35), from the attackers' side."""
+
+    winner: int
+    """The seat that wins the trick."""
+    points: int
+    """Face points of its cards."""
+    multiplier: int
+    """The R35 摳底 multiplier of a last trick it applies to, else 1."""
+    kou_di: bool
+    """The trick is a last trick scored by 摳底 (R35): ``change`` is then the last-trick value."""
+    change: int
+    """What the trick adds to the attackers' score: its face points when they win an ordinary
+    trick, 0 when the defenders do; under 摳底 ± points × multiplier (the defenders' win subtracts, 反摳)."""
+
+
+def score_trick(
+    plays: Sequence[Sequence[Card]], leader: int, dealer: int, trump: Trump, preset: PresetLike, last: bool
+) -> TrickScore:
+    """Score a closed trick whose ``plays`` are in play order from the ``leader``'s seat: its winner
+    (R27–R28), its points, and what it adds to the attackers' score (R35, 摳底 and 反摳 on the last
+    trick, ``last``). The attackers are the team without the ``dealer`` (R2)."""
+    winner = (leader + trick_winner(plays, trump, preset)) % 4
+    points = trick_points(plays)
+    attackers_won = winner % 2 != dealer % 2
+    multiplier = kou_di_multiplier(plays[0], trump, preset) if last else 0
+    if multiplier:
+        value = points * multiplier
+        return TrickScore(winner, points, multiplier, True, value if attackers_won else -value)
+    return TrickScore(winner, points, 1, False, points if attackers_won else 0)

@@ -20,6 +20,7 @@ from tuolaji.cards import Card
 
 from .pattern import Pattern
 from .presets import Preset
+from .tractors import Move, held_stretches
 from .trump import Chain, Trump
 
 FREE: Final = 0
@@ -37,8 +38,6 @@ PAIRS: Final = 5
 
 Value = tuple[tuple[int, ...], int]
 """``(tractors, pairs)``: tractor card counts largest first, then pairs outside them (R24)."""
-Move = tuple[int, tuple[Card, ...]]
-"""One tractor cut from a count vector: ``(arity, kinds)``."""
 
 
 def longest_runs(counts: Sequence[int], chains: tuple[Chain, ...]) -> tuple[int, int, int]:
@@ -97,23 +96,6 @@ def follow_stage(counts: Sequence[int], lead: Pattern, trump: Trump, preset: Pre
     return TRACTORS if length >= 2 else PAIRS
 
 
-def windows(counts: Sequence[int], chains: tuple[Chain, ...], arity: int, length: int) -> list[Move]:
-    """Every tractor of ``arity`` and ``length`` that can be cut from ``counts``."""
-    found: list[Move] = []
-    for chain, cap in chains:
-        if length > cap:
-            continue
-        run = 0
-        for index, kind in enumerate(chain):
-            if counts[kind] >= arity:
-                run += 1
-                if run >= length:
-                    found.append((arity, chain[index - length + 1 : index + 1]))
-            else:
-                run = 0
-    return found
-
-
 class StructureSolver:
     """Best ``(tractors, pairs)`` (R24) of ``n``-card subsets of a count vector.
 
@@ -142,23 +124,14 @@ class StructureSolver:
                 longest = min(cap, budget // arity)
                 if longest < 2 or arity * longest < best:
                     continue
-                start = 0
-                size = len(chain)
-                while start < size:
-                    if counts[chain[start]] < arity:
-                        start += 1
-                        continue
-                    end = start
-                    while end < size and counts[chain[end]] >= arity:
-                        end += 1
+                for start, end in held_stretches(counts, chain, arity):
                     length = min(end - start, longest)
                     cards = arity * length
-                    if length >= 2 and cards >= best:
+                    if cards >= best:
                         if cards > best:
                             best = cards
                             moves = []
                         moves.extend((arity, chain[i : i + length]) for i in range(start, end - length + 1))
-                    start = end
         return best, moves
 
     def pairs(self, budget: int) -> int:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from tuolaji.bots.table import CardTable
+from tuolaji.bots.knowledge.cardinfo import CardTable
 from tuolaji.cards import KINDS
+from tuolaji.rules.tractors import run_windows, runs
 
 
 class Shape(NamedTuple):
@@ -36,28 +37,9 @@ def class_size(counts: Sequence[int], table: CardTable, cls: int) -> int:
     return sum(counts[kind] for kind in table.class_kinds[cls])
 
 
-def runs(counts: Sequence[int], table: CardTable, cls: int, arity: int) -> list[tuple[int, ...]]:
-    """Maximal tractor runs of ``arity`` in suit-class ``cls``: two or more neighbouring kinds (R12)
-    each held at least ``arity`` times, kinds low to high. A trump ace is used at one end only."""
-    found: list[tuple[int, ...]] = []
-    for chain in table.sequences[cls]:
-        current: list[int] = []
-        for kind in (*chain, -1):
-            if kind >= 0 and counts[kind] >= arity:
-                current.append(kind)
-                continue
-            if len(current) >= 2:
-                if current[0] == current[-1]:
-                    found.extend((tuple(current[1:]), tuple(current[:-1])))
-                else:
-                    found.append(tuple(current))
-            current = []
-    return found
-
-
-def windows(run: tuple[int, ...], length: int) -> list[tuple[int, ...]]:
-    """Every stretch of ``length`` neighbouring kinds inside a run."""
-    return [run[start : start + length] for start in range(len(run) - length + 1)]
+def class_runs(counts: Sequence[int], table: CardTable, cls: int, arity: int) -> list[tuple[int, ...]]:
+    """Maximal tractor runs of ``arity`` in suit-class ``cls`` (R12, :func:`tuolaji.rules.tractors.runs`)."""
+    return runs(counts, table.trump.chains[cls], arity)
 
 
 def lead_shapes(counts: Sequence[int], table: CardTable) -> list[Shape]:
@@ -70,7 +52,7 @@ def lead_shapes(counts: Sequence[int], table: CardTable) -> list[Shape]:
             if counts[kind]:
                 shapes.append(Shape((kind,), counts[kind]))
         for arity in (2, 3, 4):
-            for run in runs(counts, table, cls, arity):
+            for run in class_runs(counts, table, cls, arity):
                 shapes.append(Shape(run, arity))
     return shapes
 
@@ -84,9 +66,9 @@ def all_leads(counts: Sequence[int], table: CardTable) -> list[Shape]:
         for arity in (2, 3, 4):
             found = {
                 window
-                for run in runs(counts, table, cls, arity)
+                for run in class_runs(counts, table, cls, arity)
                 for length in range(2, len(run) + 1)
-                for window in windows(run, length)
+                for window in run_windows(run, length)
             }
             shapes += [Shape(kinds, arity) for kinds in sorted(found)]
     return shapes

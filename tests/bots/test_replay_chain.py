@@ -1,4 +1,4 @@
-"""Replaying the other seats' past moves (:mod:`tuolaji.bots.replay`): the real deal replays every
+"""Replaying the other seats' past moves (:mod:`tuolaji.bots.knowledge.replay_chain`): the real deal replays every
 move of heuristic players; the chain keeps its deals consistent with the view, never makes more
 moves fail, and its incremental bookkeeping matches a full replay."""
 
@@ -11,12 +11,12 @@ import pytest
 from tests.bots.conftest import bid_with, setup
 from tests.bots.test_caps import breaks
 from tuolaji.bots import make_bot
-from tuolaji.bots.hand import counts_of
-from tuolaji.bots.replay import PastMoves, ReplayChain
-from tuolaji.bots.sampling import sample_hands
-from tuolaji.bots.search import REPLAY_DEPTH, REPLAY_FROM, SearchBot
-from tuolaji.bots.situation import Situation
-from tuolaji.bots.tracking import trick_plays
+from tuolaji.bots.knowledge.replay_chain import PastMoves, ReplayChain
+from tuolaji.bots.knowledge.sampling import sample_hands
+from tuolaji.bots.knowledge.shapes import counts_of
+from tuolaji.bots.knowledge.situation import Situation
+from tuolaji.bots.knowledge.tracking import trick_plays
+from tuolaji.bots.players.search import SearchBot, SearchConfig
 from tuolaji.game import Play, Round
 from tuolaji.game.driver import play_to_end
 from tuolaji.game.view import SeatView
@@ -154,18 +154,19 @@ def test_the_chain_is_deterministic_for_a_seed() -> None:
 
 
 def test_the_search_deals_from_a_chain_late_in_the_hand() -> None:
-    """Before :data:`REPLAY_FROM` cards the search's deals are plain samples at no extra cost; from
+    """Before ``SearchConfig.replay_from`` cards the search's deals are plain samples at no extra cost; from
     then on they come from a chain started at the same sample: they explain at least as many of the
     other seats' moves, and their replays are charged to the budget."""
     fewer = 0
+    config = SearchConfig()
     for view, _ in late_positions("nanning", seed=6, every=3, most_cards=54):
         sit = Situation.from_view(view)
         start = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, random.Random(5))
-        deal, cost = next(SearchBot.deals(view, sit, random.Random(5), 40.0))
-        if sit.hand_size > REPLAY_FROM:
+        deal, cost = next(SearchBot(0, config).deals(view, sit, random.Random(5), 40.0))
+        if sit.hand_size > config.replay_from:
             assert (deal, cost) == (start, 0.0)
             continue
-        past = past_of(view, depth=REPLAY_DEPTH)
+        past = past_of(view, depth=config.replay_depth)
         counted = [ReplayChain(past, hands, random.Random(0)).disagreements for hands in (start, deal)]
         assert counted[1] <= counted[0]
         fewer += counted[1] < counted[0]

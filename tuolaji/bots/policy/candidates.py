@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from tuolaji.bots.hand import Shape, class_size, runs, windows
-from tuolaji.bots.table import TRUMP_CLASS, CardTable
-from tuolaji.rules import Preset, classify
+from tuolaji.bots.knowledge.cardinfo import CardTable
+from tuolaji.bots.knowledge.shapes import Shape, class_size
+from tuolaji.rules import TRUMP_CLASS, Preset, classify
+from tuolaji.rules.structure import same_count_shapes
+from tuolaji.rules.tractors import windows
 
 KindKey = Callable[[int], tuple[int, ...]]
 
@@ -33,17 +35,18 @@ def exact_shapes(counts: Sequence[int], table: CardTable, cls: int, arity: int, 
     """Every unit or tractor of exactly this arity and length in class ``cls`` (cut from bigger groups)."""
     if length == 1:
         return [Shape((kind,), arity) for kind in table.class_kinds[cls] if counts[kind] >= arity]
-    found = {window for run in runs(counts, table, cls, arity) for window in windows(run, length)}
+    found = {kinds for _, kinds in windows(counts, table.trump.chains[cls], arity, length)}
     return [Shape(kinds, arity) for kinds in sorted(found)]
 
 
 def tractor_shapes(counts: Sequence[int], table: CardTable, cls: int, size: int, min_arity: int = 2) -> list[Shape]:
     """Every single tractor of ``size`` cards, of any arity from ``min_arity`` (R24 same_count)."""
-    shapes: list[Shape] = []
-    for arity in range(max(2, min_arity), 5):
-        if size % arity == 0 and size // arity >= 2:
-            shapes += exact_shapes(counts, table, cls, arity, size // arity)
-    return shapes
+    return [
+        shape
+        for arity, length in same_count_shapes(size)
+        if arity >= min_arity
+        for shape in exact_shapes(counts, table, cls, arity, length)
+    ]
 
 
 def _fill_structured(

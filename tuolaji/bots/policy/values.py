@@ -1,7 +1,7 @@
 """What cards and tricks are worth to the heuristic: the terms of its utilities, in points.
 
-Shared by the heuristic policy (:mod:`tuolaji.bots.heuristic`), the search's horizon estimate
-(:mod:`tuolaji.bots.search`) and the inference that reads the heuristic's follows backwards
+Shared by the heuristic policy (:mod:`tuolaji.bots.players.heuristic`), the search's horizon estimate
+(:mod:`tuolaji.bots.players.search`) and the inference that reads the heuristic's follows backwards
 (:mod:`tuolaji.bots.inference`).
 """
 
@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tuolaji.bots.table import TRUMP_CLASS, CardTable
+from tuolaji.bots.knowledge.cardinfo import CardTable
+from tuolaji.rules import TRUMP_CLASS
 
 SPEND_WEIGHT = 0.45
 """λ: how many points a unit of card value is worth when spent."""

@@ -12,11 +12,12 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from math import comb
 
-from tuolaji.bots.hand import runs, windows
-from tuolaji.bots.situation import Situation
-from tuolaji.bots.table import TRUMP_CLASS, CardTable
+from tuolaji.bots.knowledge.cardinfo import CardTable
+from tuolaji.bots.knowledge.shapes import class_runs
+from tuolaji.bots.knowledge.situation import Situation
 from tuolaji.cards import DECKS
-from tuolaji.rules import Pattern, Preset, classify
+from tuolaji.rules import TRUMP_CLASS, Pattern, Preset, classify
+from tuolaji.rules.tractors import run_windows
 
 Tails = tuple[tuple[float, ...], ...]
 """``tails[copies][need]``: P(a hand holds at least ``need`` of ``copies`` hidden cards of a kind)."""
@@ -51,8 +52,8 @@ def holds_higher(
             if table.power[kind] > above and unseen[kind] >= arity:
                 miss *= 1.0 - tails[unseen[kind]][arity]
         return 1.0 - miss
-    for run in runs(unseen, table, cls, arity):
-        for window in windows(run, length):
+    for run in class_runs(unseen, table, cls, arity):
+        for window in run_windows(run, length):
             found = classify([kind for kind in window for _ in range(arity)], table.trump, preset)
             if found is not None and found.top > above:
                 chance = 1.0

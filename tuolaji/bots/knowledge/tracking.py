@@ -9,9 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from tuolaji.bots.table import CardTable
+from tuolaji.bots.knowledge.cardinfo import CardTable
 from tuolaji.cards import DECKS, KINDS, make_card
 from tuolaji.game.view import BidRecord, PlayRecord, TrickRecord
+
+NO_KNOWN: list[list[int]] = [[0] * KINDS for _ in range(4)]
+"""``Knowledge.known`` of a position where no seat is known to hold any card (play-outs, replays)."""
 
 
 @dataclass
@@ -31,9 +34,6 @@ class Knowledge:
     voids: list[set[int]]
     known: list[list[int]]
     caps: list[dict[int, int]] = field(default_factory=lambda: [{}, {}, {}, {}])
-    kind_caps: list[dict[int, int]] = field(default_factory=lambda: [{}, {}, {}, {}])
-    """Per seat, kind → the most copies it can hold, read from its plays as if it were the
-    heuristic (:func:`tuolaji.bots.inference.read_plays`; an inference, not a rule)."""
 
     @classmethod
     def build(

@@ -1,23 +1,21 @@
 """A full-information play-out of a hand from a determinized position (search rollouts).
 
 :class:`Playout` holds all four hands as count vectors and plays tricks with the heuristic policy;
-each seat decides from its own :class:`~tuolaji.bots.situation.Situation` (its hand plus public
-history), never from the other hands. Trick winners and the last-trick multiplier come from the
-rules engine (R27–R29, R35).
+each seat decides from its own :class:`~tuolaji.bots.knowledge.situation.Situation` (its hand plus public
+history), never from the other hands. Tricks are scored by the rules engine's
+:func:`~tuolaji.rules.score_trick`, as in the game (R27–R29, R35).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tuolaji.bots.heuristic import choose_play
-from tuolaji.bots.situation import Situation, Trick
-from tuolaji.bots.table import CardTable
-from tuolaji.bots.tracking import Knowledge
+from tuolaji.bots.knowledge.cardinfo import CardTable
+from tuolaji.bots.knowledge.situation import Situation, Trick
+from tuolaji.bots.knowledge.tracking import NO_KNOWN, Knowledge
+from tuolaji.bots.players.heuristic import choose_play
 from tuolaji.cards import DECKS, KINDS
-from tuolaji.rules import Preset, last_trick_multiplier, trick_winner
-
-NO_KNOWN: list[list[int]] = [[0] * KINDS for _ in range(4)]
+from tuolaji.rules import Preset, score_trick
 
 
 class Playout:
@@ -97,20 +95,11 @@ class Playout:
 
     def _close_trick(self) -> None:
         plays = [cards for _, cards in self.trick]
-        winner = self.trick[trick_winner(plays, self.table.trump, self.preset)][0]
-        points = sum(self.table.points[kind] for cards in plays for kind in cards)
-        attackers_won = winner % 2 != self.dealer % 2
-        if not any(self.hands[0]):
-            multiplier = last_trick_multiplier(plays[0], self.table.trump, self.preset)
-            if multiplier > 1:
-                points *= multiplier
-                self.gained += points if attackers_won else -points
-            elif attackers_won:
-                self.gained += points
-        elif attackers_won:
-            self.gained += points
+        last = not any(self.hands[0])
+        scored = score_trick(plays, self.trick[0][0], self.dealer, self.table.trump, self.preset, last)
+        self.gained += scored.change
         self.trick = []
-        self.leader = winner
+        self.leader = scored.winner
         self.tricks_done += 1
 
     def run(self, first: Sequence[int] | None = None, max_tricks: int = 1000) -> None:

@@ -1,6 +1,6 @@
 """Deals that explain the other seats' past moves, if they play like the heuristic.
 
-A seat that plays like the heuristic (:func:`tuolaji.bots.heuristic.choose_play`) makes each move
+A seat that plays like the heuristic (:func:`tuolaji.bots.players.heuristic.choose_play`) makes each move
 from its hand, the trick on the table and the public history only. Given a guess at its hand now,
 its hand at any earlier move is that guess plus the cards it has played since, so the move can be
 replayed exactly (:class:`PastMoves`): on the real deal every replay gives the move that was played;
@@ -11,11 +11,11 @@ every replay passes, are deals the whole recent history agrees with). Half the s
 failing replay has the seat play, on the current deal, cards it did not play then, so it probably
 lacks some of them; one it holds now is given away (:meth:`ReplayChain.suspect`). That reaches
 agreeing deals in far fewer swaps than random ones. Late in a hand such deals put far more hidden
-cards in the right hands than sampling alone (docs/BENCHMARKS.md).
+cards in the right hands than sampling alone (docs/BOTS-RESEARCH.md).
 
 A swap of two cards changes few replays: a follow from a hand holding more cards of the led
 suit-class than were led picks among those cards only, and its risk estimates count only the
-hidden cards of the led class and of trumps (:mod:`tuolaji.bots.risk`), so it is replayed again only
+hidden cards of the led class and of trumps (:mod:`tuolaji.bots.policy.risk`), so it is replayed again only
 when a swapped card is of one of those classes. Leads, and follows short of the led class, depend
 on the whole hand and are always replayed.
 
@@ -30,17 +30,13 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tuolaji.bots.hand import class_size
-from tuolaji.bots.heuristic import choose_play
-from tuolaji.bots.playout import NO_KNOWN
-from tuolaji.bots.situation import Situation, Trick
-from tuolaji.bots.table import TRUMP_CLASS
-from tuolaji.bots.tracking import Knowledge, plays_with_voids
+from tuolaji.bots.knowledge.shapes import class_size
+from tuolaji.bots.knowledge.situation import Situation, Trick
+from tuolaji.bots.knowledge.tracking import NO_KNOWN, Knowledge, plays_with_voids
+from tuolaji.bots.players.heuristic import choose_play
 from tuolaji.cards import DECKS, KINDS
 from tuolaji.game.view import PlayRecord
-
-TARGETED = 0.5
-"""How often a swap gives up a card a failing move suggests the seat lacks (:meth:`ReplayChain.suspect`)."""
+from tuolaji.rules import TRUMP_CLASS
 
 
 @dataclass(frozen=True)
@@ -118,9 +114,12 @@ class PastMoves:
 class ReplayChain:
     """Deals of the hidden cards, moved one swap at a time towards deals the past moves agree with."""
 
-    def __init__(self, past: PastMoves, hands: list[list[int]], rng: random.Random) -> None:
-        """Start from the sampled deal ``hands`` (all four seats; the viewer's own hand is kept)."""
+    def __init__(self, past: PastMoves, hands: list[list[int]], rng: random.Random, aimed: float = 0.5) -> None:
+        """Start from the sampled deal ``hands`` (all four seats; the viewer's own hand is kept).
+        ``aimed``: how often a swap gives up a card a failing move suggests the seat lacks
+        (:meth:`suspect`)."""
         self.past = past
+        self.aimed = aimed
         self.hands = [list(hand) for hand in hands]
         self.rng = rng
         sit = past.sit
@@ -153,12 +152,12 @@ class ReplayChain:
 
     def step(self) -> None:
         """Swap a card of one other seat with a random card of another if both may hold the other's
-        card and no more past moves fail. The first card is, with probability :data:`TARGETED` when
+        card and no more past moves fail. The first card is, with probability :attr:`aimed` when
         some move fails, a :meth:`suspect`; else random."""
         rng = self.rng
         if len(self.others) < 2:
             return
-        suspect = self.suspect() if rng.random() < TARGETED else None
+        suspect = self.suspect() if rng.random() < self.aimed else None
         if suspect is None:
             first, second = rng.sample(self.others, 2)
             give = self._pick(first)
@@ -221,7 +220,7 @@ class ReplayChain:
         if cls in know.voids[seat]:
             return False
         holding = self.hands[seat][take] + 1
-        return holding <= know.caps[seat].get(cls, DECKS) and holding <= know.kind_caps[seat].get(take, DECKS)
+        return holding <= know.caps[seat].get(cls, DECKS)
 
     def _move(self, seat: int, give: int, take: int) -> None:
         self.hands[seat][give] -= 1

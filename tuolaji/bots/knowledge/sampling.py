@@ -3,13 +3,10 @@
 The hidden cards are exactly ``Knowledge.unseen``; each other seat gets as many as it holds
 (``view.hand_sizes``). Cards a seat is known to hold (level cards shown in its bids) go to it first;
 no seat gets a card of a suit-class it has shown a void in, nor more copies of a kind than its caps
-allow (it has shown it holds no pair there, :func:`tuolaji.bots.tracking.note_trick`; or its plays,
-read as the heuristic's, rule them out, :mod:`tuolaji.bots.inference`). Seats are
-dealt one at a time, the one with the least slack first: it takes the cards the seats after it may
-not hold, then a uniformly random choice of the cards it may hold. A dead end restarts the deal
-(a few tries); then the inferred caps are dropped (a seat that does not play like the heuristic can
-make them contradict each other), and as a last resort the voids and caps too, so a deal always
-exists.
+allow (it has shown it holds no pair there, :func:`tuolaji.bots.knowledge.tracking.note_trick`). Seats
+are dealt one at a time, the one with the least slack first: it takes the cards the seats after it
+may not hold, then a uniformly random choice of the cards it may hold. A dead end restarts the deal
+(a few tries); as a last resort the voids and caps are dropped, so a deal always exists.
 """
 
 from __future__ import annotations
@@ -17,21 +14,19 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from tuolaji.bots.table import CardTable
-from tuolaji.bots.tracking import Knowledge
+from tuolaji.bots.knowledge.cardinfo import CardTable
+from tuolaji.bots.knowledge.tracking import Knowledge
 from tuolaji.cards import DECKS
 
 TRIES = 12
-EVERYTHING, RULES_ONLY, NOTHING = 2, 1, 0
-"""How much of the knowledge a deal keeps to: all of it, without the inferred kind caps, none."""
+"""Deals tried keeping to the voids and caps before they are dropped."""
 
 
 def sample_hands(
     table: CardTable, know: Knowledge, seat: int, own: Sequence[int], sizes: Sequence[int], rng: random.Random
 ) -> list[list[int]]:
     """Count vectors for all four seats: ``own`` for ``seat``, a consistent guess for the others."""
-    stages = (EVERYTHING, RULES_ONLY) if any(know.kind_caps) else (EVERYTHING,)
-    for trust in (*(stage for stage in stages for _ in range(TRIES)), NOTHING):
+    for trust in (*(True for _ in range(TRIES)), False):
         hands = _attempt(table, know, seat, own, sizes, rng, trust)
         if hands is not None:
             return hands
@@ -45,7 +40,7 @@ def _attempt(
     own: Sequence[int],
     sizes: Sequence[int],
     rng: random.Random,
-    trust: int,
+    trust: bool,
 ) -> list[list[int]] | None:
     pool = list(know.unseen)
     hands = [[0] * len(pool) for _ in range(4)]
@@ -62,14 +57,12 @@ def _attempt(
 
     def room(s: int, kind: int) -> int:
         """How many more cards of ``kind`` seat ``s`` may take."""
-        if trust == NOTHING:
+        if not trust:
             return pool[kind]
         cls = table.cls[kind]
         if cls in know.voids[s]:
             return 0
         cap = know.caps[s].get(cls, DECKS)
-        if trust == EVERYTHING:
-            cap = min(cap, know.kind_caps[s].get(kind, DECKS))
         return max(0, min(pool[kind], cap - hands[s][kind]))
 
     waiting = list(others)

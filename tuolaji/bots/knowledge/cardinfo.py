@@ -1,7 +1,7 @@
 """Per-trump look-up tables the bots use on every decision (R8, R9, R12).
 
 A :class:`CardTable` wraps the rules engine's :class:`~tuolaji.rules.Trump` (suit-classes, powers,
-tractor chains) and adds what the policies need on top: each kind's place among the distinct
+tractor chains in ``trump.chains``) and adds what the policies need on top: each kind's place among the distinct
 powers of its suit-class, and the kinds of each class weakest first.
 """
 
@@ -11,9 +11,6 @@ from functools import lru_cache
 
 from tuolaji.cards import KINDS, POINTS
 from tuolaji.rules import Trump
-
-TRUMP_CLASS = 4
-"""Suit-class of trumps; off-suits are their suit index 0–3."""
 
 
 class CardTable:
@@ -36,11 +33,6 @@ class CardTable:
                 step[kind] = distinct.index(self.power[kind])
         self.step: tuple[int, ...] = tuple(step)
         """0 for the weakest power of the class, 1 for the next, … (equal powers share a step)."""
-        self.sequences: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-            tuple(stretch for stretch, _ in self.trump.chains[c]) for c in range(5)
-        )
-        """Per class, the stretches of the tractor sequence (R12), low to high; the trump suit's
-        stretch starts and ends with its ace (A low, A high)."""
 
 
 @lru_cache(maxsize=64)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tuolaji.bots.base import Bot
-from tuolaji.bots.hand import all_leads, counts_of
-from tuolaji.bots.table import card_table
+from tuolaji.bots.knowledge.cardinfo import card_table
+from tuolaji.bots.knowledge.shapes import all_leads, counts_of
 from tuolaji.game.actions import Bid
 from tuolaji.game.view import SeatView
 from tuolaji.rules import random_legal_follow

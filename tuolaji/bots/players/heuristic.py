@@ -5,13 +5,13 @@ Every candidate move gets a utility in points for the seat's team::
     utility = (2·P(win) − 1) · (points at stake) + control · P(win) − λ · (value of the cards spent)
 
 ``P(win)`` comes from the rules engine's trick winner for the cards already on the table and, for
-the seats still to play, from card counting (:mod:`tuolaji.bots.risk`): can an opponent still to
+the seats still to play, from card counting (:mod:`tuolaji.bots.policy.risk`): can an opponent still to
 play hold a higher pattern of the same shape, or ruff because it has shown (or probably has) a void?
 A partner's winning play makes feeding points (送分) worth it; an opponent's makes beating it worth
 the cards when the trick is rich or the win is cheap. Leads cash sure winners (bigger patterns and
 side suits first), put a partner with a shown void in to ruff, and otherwise lead cheap cards from
 short suits. Late in the hand the strongest trump pair or tractor is kept for the last trick, whose
-points count times the lead's size (摳底, R35). Follows come from :mod:`tuolaji.bots.follow` and the
+points count times the lead's size (摳底, R35). Follows come from :mod:`tuolaji.bots.policy.candidates` and the
 chosen one is checked with :func:`tuolaji.rules.is_legal_follow`; the rules engine's hint is the
 fallback, so a follow is always legal (R22–R25).
 """
@@ -21,13 +21,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tuolaji.bots.base import Bot
-from tuolaji.bots.bidding import choose_bid
-from tuolaji.bots.follow import follow_candidates
-from tuolaji.bots.hand import Shape, class_size, lead_shapes
-from tuolaji.bots.risk import beat_risk
-from tuolaji.bots.situation import Situation
-from tuolaji.bots.table import TRUMP_CLASS
-from tuolaji.bots.values import (
+from tuolaji.bots.knowledge.shapes import Shape, class_size, lead_shapes
+from tuolaji.bots.knowledge.situation import Situation
+from tuolaji.bots.players.bidding import choose_bid
+from tuolaji.bots.policy.candidates import follow_candidates
+from tuolaji.bots.policy.risk import beat_risk
+from tuolaji.bots.policy.values import (
     KEEP,
     PARTNER_FEED,
     PARTNER_LATER,
@@ -41,7 +40,7 @@ from tuolaji.bots.values import (
 )
 from tuolaji.game.actions import Bid
 from tuolaji.game.view import SeatView
-from tuolaji.rules import is_legal_follow, legal_follow_hint, trick_winner
+from tuolaji.rules import TRUMP_CLASS, is_legal_follow, legal_follow_hint, trick_winner
 
 RESERVE_FROM = 12
 """From this many cards left, keep the strongest trump pair or tractor for the last trick (摳底)."""
@@ -120,7 +119,7 @@ def follow_utility(sit: Situation, play: tuple[int, ...]) -> float:
 
 
 def ranked_follows(sit: Situation) -> list[tuple[int, ...]]:
-    """The candidate follows (:mod:`tuolaji.bots.follow`), best :func:`follow_utility` first;
+    """The candidate follows (:mod:`tuolaji.bots.policy.candidates`), best :func:`follow_utility` first;
     not yet checked for legality."""
     candidates = follow_candidates(sit.counts, sit.trick[0][1], sit.table, sit.preset)
     return sorted(candidates, key=lambda play: (-follow_utility(sit, play), play))
@@ -152,7 +151,7 @@ def choose_play(sit: Situation) -> tuple[int, ...]:
 
 
 class HeuristicBot(Bot):
-    """Bids with :func:`tuolaji.bots.bidding.choose_bid` and plays :func:`choose_play`; the
+    """Bids with :func:`tuolaji.bots.players.bidding.choose_bid` and plays :func:`choose_play`; the
     auto-play (託管) bot. It draws no random numbers: the same view always gives the same move."""
 
     name = "heuristic"

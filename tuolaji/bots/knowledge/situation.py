@@ -1,7 +1,7 @@
 """The decision context of a card-play move, built from a :class:`SeatView` (or by a simulator).
 
 A :class:`Situation` holds only what the seat may know: its own cards, the trick so far, public
-history (as :class:`~tuolaji.bots.tracking.Knowledge`) and the table's trump and preset.
+history (as :class:`~tuolaji.bots.knowledge.tracking.Knowledge`) and the table's trump and preset.
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from tuolaji.bots.hand import counts_of
-from tuolaji.bots.table import CardTable, card_table
-from tuolaji.bots.tracking import Knowledge, trick_plays
+from tuolaji.bots.knowledge.cardinfo import CardTable, card_table
+from tuolaji.bots.knowledge.shapes import counts_of
+from tuolaji.bots.knowledge.tracking import Knowledge, trick_plays
 from tuolaji.cards import DECKS
 from tuolaji.game.view import SeatView
 from tuolaji.rules import Preset, get_preset
@@ -34,7 +34,7 @@ class Situation:
     points_taken: int
     """The attackers' card points so far (public, R35)."""
     risk_memo: dict[tuple[int, int, int, int], float] = field(default_factory=dict)
-    """:func:`tuolaji.bots.risk.beat_risk`'s look-ups for this decision (they depend only on the
+    """:func:`tuolaji.bots.policy.risk.beat_risk`'s look-ups for this decision (they depend only on the
     hidden cards, which one decision does not change)."""
 
     @property

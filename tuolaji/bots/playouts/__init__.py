@@ -1,0 +1,1 @@
+"""Play-outs: hands played on with every hand known, for the search."""

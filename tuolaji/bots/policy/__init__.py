@@ -1,0 +1,1 @@
+"""The heuristic's judgement: candidate follows, risks and utility terms."""
