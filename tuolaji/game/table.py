@@ -313,7 +313,7 @@ class Table:
             if self.state is TableState.PLAYING and self.round is not None and self.round.phase is Phase.FINISHED:
                 self._finish_hand()
             # A table closes when nobody is seated at it (a new one is made private before its creator sits).
-            if not self.closed and not isinstance(command, MakePrivate) and self.players() == {}:
+            if not self.closed and not isinstance(command, MakePrivate) and not self.players():
                 self._close("empty")
         if self.deadline != before:
             self._out.append(Arm(self.deadline.at_ms) if self.deadline is not None else Disarm())
