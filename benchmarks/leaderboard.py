@@ -10,7 +10,8 @@ does in production: it is what makes a count index-only).
 - ``store``: ``board_page`` (a random board and page 1–5) plus ``place_of`` (a random viewer), as
   the endpoint calls them, timed together; also the worst viewer (the last place: the longest count).
 - ``http``: ``GET /api/leaderboard?by=…&page=…`` with a random viewer's bearer token against a real
-  ``python -m tuolaji.server`` on that database, over one keep-alive connection, one request at a time.
+  ``python -m tuolaji.server`` on that database (started as ``benchmarks/load.py`` starts it), over
+  one keep-alive connection, one request at a time.
 
     .venv/bin/python benchmarks/leaderboard.py
     .venv/bin/python benchmarks/leaderboard.py --postgres postgresql+asyncpg://postgres@127.0.0.1:54350/postgres
@@ -90,6 +91,7 @@ async def fill(db: Database, count: int, rng: random.Random) -> dict[str, Accoun
 
 
 async def analyze(db: Database) -> None:
+    """Statistics for the planner, as a database in service has them (and SQLite's WAL written back)."""
     async with db.engine.connect() as connection:
         if connection.dialect.name == "postgresql":
             await connection.execution_options(isolation_level="AUTOCOMMIT")
@@ -102,6 +104,7 @@ async def analyze(db: Database) -> None:
 
 
 def summary(times: list[float]) -> dict[str, float]:
+    """Count, p50, p99 and max of ``times`` (ms)."""
     ordered = sorted(times)
     return {
         "n": len(ordered),
@@ -124,6 +127,7 @@ async def timed(requests: int, once: Callable[[], Awaitable[object]]) -> dict[st
 
 
 async def store_rows(db: Database, viewers: dict[str, AccountData], requests: int, rng: random.Random) -> list[Any]:
+    """The store's rows: a random page and viewer; the last page and the last place."""
     people = list(viewers.values())
 
     async def request() -> None:
@@ -144,6 +148,7 @@ async def store_rows(db: Database, viewers: dict[str, AccountData], requests: in
 
 
 async def http_rows(base: str, viewers: dict[str, AccountData], requests: int, rng: random.Random) -> list[Any]:
+    """The endpoint's row, against the server at ``base``."""
     tokens = list(viewers)
     async with httpx.AsyncClient(base_url=base) as http:
 
@@ -160,6 +165,7 @@ async def http_rows(base: str, viewers: dict[str, AccountData], requests: int, r
 async def store_part(
     url: str, args: argparse.Namespace, rng: random.Random
 ) -> tuple[dict[str, AccountData], list[Any]]:
+    """Fill the database at ``url`` and time the store: (the viewers by token, the rows)."""
     db = await open_database(url)
     try:
         started = time.perf_counter()

@@ -11,12 +11,12 @@ from collections.abc import Mapping
 from typing import Any
 
 
-def listing(summary: Mapping[str, Any] | None) -> dict[str, Any] | None:
+def listing(summary: dict[str, Any] | None) -> dict[str, Any] | None:
     """The lobby list's entry for a table's ``summary``: None for a private table, else the summary
     with ``invite`` null (a table made public keeps its code for the links already sent)."""
     if summary is None or summary.get("private"):
         return None
-    return {**summary, "invite": None} if summary.get("invite") is not None else dict(summary)
+    return {**summary, "invite": None} if summary.get("invite") is not None else summary
 
 
 class InviteIndex:
