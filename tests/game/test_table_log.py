@@ -22,6 +22,7 @@ from tests.game.tablekit import (
     last_snapshot,
     make_table,
     of,
+    person,
     seat_people_and_bots,
     sends,
 )
@@ -29,12 +30,16 @@ from tuolaji.game.commands import (
     AddBot,
     Detach,
     HandSettled,
+    Join,
     Leave,
+    MakePrivate,
+    MakePublic,
     RequestAutoPlay,
     RequestBid,
     RequestRemind,
     RequestRetract,
     Resume,
+    Say,
     Start,
     Watch,
 )
@@ -76,11 +81,13 @@ def followed(driver: TableDriver, number: int) -> Callable[[], bool]:
 
 
 def a_match_with_escapes(driver: TableDriver) -> TableDriver:
-    """Two people and two bots: bids, own plays, a retraction, a reminder, timeouts, 託管 asked for and
-    by a disconnect, a watcher, a settled hand, an escape, a new match, and the table closing."""
+    """A private table (made public after its first hand) with two people and two bots: bids, own
+    plays, a retraction, a reminder, quick phrases, timeouts, 託管 asked for and by a disconnect, a
+    watcher, a settled hand, an escape, a new match, and the table closing."""
+    driver.do(MakePrivate("invite-code-1", 1))
     driver.join(1, 0)
-    driver.do(Watch("w"))
-    driver.join(2, 2)
+    driver.do(Watch("w", invite="invite-code-1"))
+    driver.do(Join(client(2), person(2), 2, invite="invite-code-1"))
     driver.do(AddBot(client(1), 1, "random"))
     driver.do(AddBot(client(2), 3, "heuristic"))
     for number in (1, 2):
@@ -93,7 +100,9 @@ def a_match_with_escapes(driver: TableDriver) -> TableDriver:
     driver.do(Detach(client(1)))
     driver.advance(3_000)
     driver.attach(1, "c1b")
+    driver.do(Say(client(2), "thanks"))
     driver.run_to_hand_end()  # person 1 times out into 託管 on the way (R44, R45)
+    driver.do(MakePublic("c1b"))
     driver.do(RequestAutoPlay(client(2), False))  # between hands
     driver.run_to_turn(2)
     driver.do(Leave(client(2)))  # an escape (R43)
@@ -192,6 +201,8 @@ def test_the_scenarios_cover_the_log_entries_and_actions() -> None:
         "free",
         "end_match",
         "close",
+        "private",
+        "public",
     }
     assert actions == {
         "deal",

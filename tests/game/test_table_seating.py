@@ -99,10 +99,20 @@ def test_already_seated_or_watching_is_refused() -> None:
         out = driver.do(command)
         assert [effect.code for effect in of(out, Refuse)] == ["already_seated"] and not entries(out)
         assert not of(out, Ack)
+    assert [seat.kind for seat in driver.table.seats] == ["human", "empty", "empty", "empty"]
+
+
+def test_a_spectator_sits_down_at_an_empty_seat() -> None:
+    """The table screen offers a spectator the empty seats (and an invite link leads there first)."""
+    driver = TableDriver()
+    driver.join(1, 0)
     driver.do(Watch("w"))
     out = driver.do(Join("w", person(3), 1, ref=4))
-    assert [effect.code for effect in of(out, Refuse)] == ["already_seated"] and not entries(out)
-    assert [seat.kind for seat in driver.table.seats] == ["human", "empty", "empty", "empty"]
+    assert entries(out) == [{"t": "sit", "seat": 1, "player": person(3).to_json()}] and out[-1] == Ack("w", 4)
+    assert driver.table.client_seat("w") == 1 and "w" not in driver.table.watchers
+    assert of(out, SendSummary)[-1].summary["spectators"] == 0
+    out = driver.do(Watch("w", ref=5))
+    assert [effect.code for effect in of(out, Refuse)] == ["already_seated"]
 
 
 def test_a_spectator_gets_a_full_state_without_any_hand() -> None:

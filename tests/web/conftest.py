@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, sync_playwright
 
 from tests.live_server import LiveServer
 
@@ -35,6 +35,15 @@ def browser() -> Iterator[Browser]:
             yield chromium
         finally:
             chromium.close()
+
+
+@pytest.fixture
+def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
+    """Browser contexts a test opens (one per person: separate storage, so separate sessions); closed after it."""
+    made: list[BrowserContext] = []
+    yield made
+    for context in made:
+        context.close()
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ them: 提醒 to both partners, 託管, trick cards that land once, the turn time
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,14 +33,6 @@ TIMER_BY_HAND = """() => {
   const bar = document.querySelector('#turn-timer .turn-timer-bar').getBoundingClientRect();
   return {gap: hand.top - timer.bottom, width: timer.width, height: timer.height, bar: bar.width};
 }"""
-
-
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
-    made: list[BrowserContext] = []
-    yield made
-    for context in made:
-        context.close()
 
 
 def person(browser: Browser, contexts: list[BrowserContext], server: LiveServer, shots: Path, locale: str) -> Player:

@@ -39,12 +39,14 @@ class TurnStamp:
 
 @dataclass(frozen=True)
 class Join:
-    """``player`` (connected as ``client``) sits down at an empty ``seat``."""
+    """``player`` (connected as ``client``) sits down at an empty ``seat``; ``invite`` is the code of a
+    private table's invite link."""
 
     client: str
     player: Player
     seat: int
     ref: str | int | None = None
+    invite: str | None = None
 
 
 @dataclass(frozen=True)
@@ -59,9 +61,36 @@ class PlayNow:
 
 @dataclass(frozen=True)
 class Watch:
-    """``client`` watches as a spectator (no hidden cards)."""
+    """``client`` watches as a spectator (no hidden cards); ``invite`` as for :class:`Join`."""
 
     client: str
+    ref: str | int | None = None
+    invite: str | None = None
+
+
+@dataclass(frozen=True)
+class MakePrivate:
+    """The new table is private: hidden from the lobby, entered with the invite ``code`` (or by its
+    ``creator``, the account that made it). Sent by the shell before the creator sits down."""
+
+    code: str
+    creator: int
+
+
+@dataclass(frozen=True)
+class MakePublic:
+    """``client``'s player, the table's creator, lists the private table in the lobby."""
+
+    client: str
+    ref: str | int | None = None
+
+
+@dataclass(frozen=True)
+class Say:
+    """``client``'s player says the quick phrase ``phrase`` (an id of ``tuolaji.game.phrases.PHRASES``)."""
+
+    client: str
+    phrase: str
     ref: str | int | None = None
 
 
@@ -215,4 +244,7 @@ Command = (
     | HandSettled
     | Resume
     | Refresh
+    | MakePrivate
+    | MakePublic
+    | Say
 )

@@ -16,6 +16,7 @@ Clients are opaque ids (``client``) that the shell maps to its connections.
 
 from __future__ import annotations
 
+import hmac
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -48,6 +49,8 @@ from tuolaji.game.commands import (
     HandSettled,
     Join,
     Leave,
+    MakePrivate,
+    MakePublic,
     Player,
     PlayNow,
     Refresh,
@@ -58,6 +61,7 @@ from tuolaji.game.commands import (
     RequestRemind,
     RequestRetract,
     Resume,
+    Say,
     Start,
     Sync,
     TurnStamp,
@@ -83,6 +87,7 @@ from tuolaji.game.effects import (
 from tuolaji.game.errors import GameError
 from tuolaji.game.match import Match, MatchState
 from tuolaji.game.options import TableOptions
+from tuolaji.game.phrases import PhraseLimiter
 from tuolaji.game.round import Phase, Round, RoundSetup
 from tuolaji.game.view import Event, SeatView
 
@@ -195,6 +200,12 @@ class Table:
         self._seeds = seeds
         self.seats = [SeatState(index) for index in range(4)]
         self.watchers: set[str] = set()
+        self.private = False
+        """Hidden from the lobby; joined or watched only with :attr:`invite` (or by :attr:`creator`)."""
+        self.invite: str | None = None
+        """The code of the invite link, once the table was made private (it stays valid if made public)."""
+        self.creator: int | None = None
+        """The account that made the table private (the one who may make it public)."""
         self.state = TableState.WAITING
         self.match: Match | None = None
         self.number = 0
@@ -212,6 +223,7 @@ class Table:
         self._now = 0
         self._hand_end: dict[str, Any] | None = None
         """The last hand's ``hand_end`` while the table is between hands (for who connects then)."""
+        self._phrases = PhraseLimiter()
 
     # ------------------------------------------------------------------ queries
 
@@ -276,6 +288,9 @@ class Table:
             "hands_played": match.hands_played if match is not None else 0,
             "redeals": match.redeals_in_row if match is not None else 0,
             "spectators": len(self.watchers),
+            "private": self.private,
+            "invite": self.invite,
+            "creator": self.creator,
         }
 
     # ------------------------------------------------------------------ handle
@@ -299,7 +314,8 @@ class Table:
                     self._out.append(Ack(client, ref))
             if self.state is TableState.PLAYING and self.round is not None and self.round.phase is Phase.FINISHED:
                 self._finish_hand()
-            if not self.closed and not any(seat.player is not None for seat in self.seats):
+            # A table closes when nobody is seated at it (a new one is made private before its creator sits).
+            if not self.closed and not isinstance(command, MakePrivate) and not self.players():
                 self._close("empty")
         if self.deadline != before:
             self._out.append(Arm(self.deadline.at_ms) if self.deadline is not None else Disarm())
@@ -317,15 +333,15 @@ class Table:
 
     def _dispatch(self, command: Command) -> None:
         match command:
-            case Join(client, player, seat):
-                self._join(client, player, seat)
+            case Join(client, player, seat, _, invite):
+                self._join(client, player, seat, invite)
             case PlayNow(client, player, bot):
                 self._join(client, player, 0)
                 for index in (1, 2, 3):
                     self._add_bot(index, bot)
                 self._press_start(client)
-            case Watch(client):
-                self._watch(client)
+            case Watch(client, _, invite):
+                self._watch(client, invite)
             case Leave(client):
                 self._leave(client)
             case AddBot(client, seat, bot):
@@ -364,6 +380,12 @@ class Table:
                 self._resume()
             case Refresh(players):
                 self._refresh(players)
+            case MakePrivate(code, creator):
+                self._record({"t": "private", "code": code, "creator": creator})
+            case MakePublic(client):
+                self._make_public(client)
+            case Say(client, phrase):
+                self._say(client, phrase)
 
     # ------------------------------------------------------------------ the log
 
@@ -427,6 +449,10 @@ class Table:
             self._unready()
         elif kind == "close":
             self.state = TableState.CLOSED
+        elif kind == "private":
+            self.private, self.invite, self.creator = True, str(entry["code"]), int(entry["creator"])
+        elif kind == "public":
+            self.private = False
         else:
             raise ValueError(f"table {self.id}: unknown log entry {kind!r}")
         return []
@@ -449,6 +475,8 @@ class Table:
         self.match.start_round(RoundSetup.from_json(self.options, entry["setup"]))
         self.number = int(entry["number"])
         self.started_ms = int(entry["started_ms"])
+        self.private = bool(entry.get("private", False))
+        self.invite, self.creator = entry.get("invite"), entry.get("creator")
         self.state = TableState.PLAYING
         self._make_choosers()
 
@@ -490,22 +518,25 @@ class Table:
             raise Refusal("not_seated", f"you are not seated at table {self.id}", params={"table": self.id})
         return seat
 
-    def _join(self, client: str, player: Player, index: int) -> None:
-        if self.seat_of(player.id) is not None or self.client_seat(client) is not None or client in self.watchers:
+    def _join(self, client: str, player: Player, index: int, invite: str | None = None) -> None:
+        if self.seat_of(player.id) is not None or self.client_seat(client) is not None:
             raise Refusal("already_seated", "leave your current table first", params={"table": self.id})
+        self._admit(client, player.id, invite)
         if self.seats[index].kind != "empty":
             raise Refusal(
                 "seat_taken", f"seat {index} of table {self.id} is taken", params={"seat": index, "table": self.id}
             )
+        self.watchers.discard(client)  # a spectator sits down
         self._record({"t": "sit", "seat": index, "player": player.to_json()})
         self.seats[index].client = client
         self._out.append(Seated(player.id, index))
         self._changed()
         self._send_full(client, index)
 
-    def _watch(self, client: str) -> None:
+    def _watch(self, client: str, invite: str | None) -> None:
         if self.client_seat(client) is not None:
             raise Refusal("already_seated", "leave your current table first", params={"table": self.id})
+        self._admit(client, None, invite)
         self.watchers.add(client)
         self._changed()
         self._send_full(client, None)
@@ -600,6 +631,50 @@ class Table:
         self.watchers.clear()
         self._out.append(Closed(reason))
 
+    # ------------------------------------------------------------------ private tables, quick phrases
+
+    def _admit(self, client: str, account_id: int | None, invite: str | None) -> None:
+        """A private table lets in its creator, its spectators (they came with the code) and whoever
+        brings its invite code; anyone else is refused."""
+        if not self.private or client in self.watchers or (account_id is not None and account_id == self.creator):
+            return
+        if invite is not None and self.invite is not None and hmac.compare_digest(invite, self.invite):
+            return
+        raise Refusal(
+            "private_table",
+            f"table {self.id} is private: it is joined and watched through its invite link",
+            params={"table": self.id},
+        )
+
+    def _make_public(self, client: str) -> None:
+        index = self._seat_of_client(client)
+        player = self.seats[index].player
+        assert player is not None
+        if not self.private:
+            return
+        if player.id != self.creator:
+            text = f"only the creator of table {self.id} can make it public"
+            raise Refusal("not_table_creator", text, params={"table": self.id})
+        self._record({"t": "public"})
+        self._changed()
+
+    def _say(self, client: str, phrase: str) -> None:
+        """A seated person's quick phrase goes to everyone at the table (spectators only listen)."""
+        index = self._seat_of_client(client)
+        player = self.seats[index].player
+        assert player is not None
+        wait = self._phrases.take(player.id, self._now)
+        if wait:
+            raise Refusal(
+                "too_many_phrases",
+                f"quick phrases: {self._phrases.burst} in a row, then one every "
+                f"{self._phrases.every_ms // 1000} s; wait {wait} ms",
+                params={"wait_ms": wait, "table": self.id},
+            )
+        body = {"table_id": self.id, "seat": index, "account": player.id, "phrase": phrase}
+        for recipient, _ in self._recipients():
+            self._out.append(Send(recipient, "phrase", body))
+
     # ------------------------------------------------------------------ connections
 
     def _attach(self, client: str, account_id: int) -> None:
@@ -682,6 +757,9 @@ class Table:
                 "seats": [seat.to_json() for seat in self.seats],
                 "match": match.to_json(),
                 "setup": match.next_setup().to_json(),
+                "private": self.private,
+                "invite": self.invite,
+                "creator": self.creator,
             }
         )
         self._left_at_play.clear()

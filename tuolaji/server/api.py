@@ -1,10 +1,12 @@
-"""HTTP/JSON endpoints: accounts and sessions, options, tables, account histories and hand records.
+"""HTTP/JSON endpoints: accounts and sessions, options, tables, account histories, profiles and hand
+records, leaderboards.
 
 See docs/PROTOCOL.md §1. Errors are ``{"error": {"code", "message"}}`` with a 4xx status.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Awaitable, Callable
@@ -22,6 +24,8 @@ from tuolaji.server.lobby import Lobby
 from tuolaji.server.protocol import PROTOCOL_VERSION
 from tuolaji.server.replay import record_details
 from tuolaji.store.accounts import AccountData, AccountError, BadCredentials, login_key, session_id
+from tuolaji.store.leaderboard import BOARDS, PAGE_SIZE, PAGES, board_page, place_of
+from tuolaji.store.profiles import profile
 from tuolaji.store.records import get_hand, hands_of
 
 MAX_BODY_BYTES: Final = 16 * 1024
@@ -92,6 +96,8 @@ class Api:
             Route("/api/me", self._wrap(self.me)),
             Route("/api/accounts/{id:str}", self._wrap(self.account)),
             Route("/api/accounts/{id:str}/hands", self._wrap(self.account_hands)),
+            Route("/api/accounts/{id:str}/profile", self._wrap(self.account_profile)),
+            Route("/api/leaderboard", self._wrap(self.leaderboard)),
             Route("/api/hands/{id:str}", self._wrap(self.hand)),
             Route("/api/tables", self._wrap(self.tables)),
         ]
@@ -253,6 +259,43 @@ class Api:
         hands = await hands_of(self._lobby.db, account_id, limit, before)
         next_before = hands[-1]["id"] if len(hands) == limit else None
         return JSONResponse({"hands": hands, "next_before": next_before})
+
+    async def account_profile(self, request: Request) -> Response:
+        """``GET /api/accounts/{id}/profile``: titles, balances, places, record per side, latest hands."""
+        account_id = _id(request.path_params["id"], "account")
+        account = await self._lobby.accounts.get(account_id)
+        if account is None:
+            raise HttpError(404, "not_found", f"no account {account_id}")
+        return JSONResponse(await profile(self._lobby.db, account))
+
+    async def leaderboard(self, request: Request) -> Response:
+        """``GET /api/leaderboard?by=points|silver&page=1``: a page of the top 100 registered accounts
+        and, with a bearer token, the viewer's own place (null for a guest)."""
+        board = request.query_params.get("by") or BOARDS[0]
+        if board not in BOARDS:
+            raise HttpError(400, "bad_request", f"by must be one of {', '.join(BOARDS)} (got {board[:40]!r})")
+        page = self._query_int(request, "page", PAGES) or 1
+        db = self._lobby.db
+
+        async def mine() -> dict[str, Any] | None:
+            if "authorization" not in request.headers:
+                return None
+            viewer = await self._me(request)
+            return {"place": await place_of(db, board, viewer), "account": viewer.to_json()}
+
+        # The page and the viewer's place are read side by side (two connections), not one after the other.
+        entries, me = await asyncio.gather(board_page(db, board, page), mine())
+        return JSONResponse(
+            {
+                "by": board,
+                "page": page,
+                "pages": PAGES,
+                "page_size": PAGE_SIZE,
+                "entries": entries,
+                "next_page": page + 1 if page < PAGES and len(entries) == PAGE_SIZE else None,
+                "me": me,
+            }
+        )
 
     @staticmethod
     def _query_int(request: Request, name: str, largest: int) -> int | None:

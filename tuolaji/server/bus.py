@@ -22,24 +22,32 @@ from tuolaji.server.limits import EscapeCooldown
 class Envelope:
     """A command on its way to a table's owner: ``kind`` is ``message`` (a client's table message,
     its JSON ``text``), ``attach`` (the client's account sits there and connected), ``watch`` or
-    ``detach`` (the client's connection closed). ``account`` is the sender's ``Player`` JSON."""
+    ``detach`` (the client's connection closed). ``account`` is the sender's ``Player`` JSON;
+    ``invite`` the code a ``watch`` of a private table comes back with (its spectator followed it)."""
 
     kind: str
     client: str
     account: dict[str, Any] | None = None
     text: str | None = None
+    invite: str | None = None
 
     def to_json(self) -> str:
-        return json.dumps(
-            {"kind": self.kind, "client": self.client, "account": self.account, "text": self.text},
-            ensure_ascii=False,
-            separators=(",", ":"),
-        )
+        data = {"kind": self.kind, "client": self.client, "account": self.account, "text": self.text}
+        if self.invite is not None:
+            data["invite"] = self.invite
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Envelope:
         data = json.loads(text)
-        return cls(str(data["kind"]), str(data["client"]), data.get("account"), data.get("text"))
+        invite = data.get("invite")
+        return cls(
+            str(data["kind"]),
+            str(data["client"]),
+            data.get("account"),
+            data.get("text"),
+            invite if isinstance(invite, str) else None,
+        )
 
 
 @dataclass(frozen=True)

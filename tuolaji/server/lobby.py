@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from tuolaji.game.commands import Attach, Command, Detach, Join, Player, PlayNow, Watch
+from tuolaji.game.commands import Attach, Command, Detach, Join, MakePrivate, Player, PlayNow, Watch
 from tuolaji.game.options import OptionError, TableOptions
 from tuolaji.game.table import Table, TableConfig
 from tuolaji.game.wire import dumps
@@ -34,6 +34,7 @@ from tuolaji.server.bus import Bus, BusDown, Envelope, node_of
 from tuolaji.server.config import ServerConfig
 from tuolaji.server.connection import CLOSE_LOGGED_OUT, CLOSE_REPLACED, CLOSE_RESTART, Connection
 from tuolaji.server.limits import JoinLimiter
+from tuolaji.server.listing import InviteIndex, listing
 from tuolaji.server.protocol import (
     PROTOCOL_VERSION,
     SCHEMAS,
@@ -54,6 +55,8 @@ log = logging.getLogger(__name__)
 
 LOBBY_BATCH_SECONDS = 0.25
 """Lobby subscribers get a table's changes at most this often (the newest summary wins)."""
+INVITE_BYTES = 12
+"""Random bytes of a private table's invite code (``secrets.token_urlsafe``: 16 characters, 96 bits)."""
 _TABLE_PREFIX = '{"v":2,"type":"table",'
 _LEFT_PREFIX = '{"v":2,"type":"left",'
 
@@ -100,7 +103,9 @@ class Lobby:
         self.hosts: dict[str, TableHost] = {}
         """The tables this node runs."""
         self.summaries: dict[str, dict[str, Any]] = {}
-        """The lobby list: every open table's summary (all nodes)."""
+        """Every open table's summary (all nodes; the lobby list shows the public ones)."""
+        self.invites = InviteIndex()
+        """Invite code → private table id."""
         self.places: dict[str, Place] = {}
         """client id → the table that connection sits at or watches (as its ``table`` messages said)."""
         self.pending: dict[str, str] = {}
@@ -266,7 +271,7 @@ class Lobby:
         if envelope.kind == "attach" and player is not None:
             return Attach(client, player.id)
         if envelope.kind == "watch":
-            return Watch(client)
+            return Watch(client, invite=envelope.invite)
         try:
             msg = parse_client_message(envelope.text or "")
         except ProtocolError as error:
@@ -296,11 +301,15 @@ class Lobby:
             conn.close(code)
 
     def on_summary(self, table_id: str, summary: dict[str, Any] | None) -> None:
+        before = self.summaries.get(table_id)
         if summary is None:
             if self.summaries.pop(table_id, None) is None:
                 return
         else:
             self.summaries[table_id] = summary
+        self.invites.changed(table_id, before, summary)
+        if listing(before) is None and listing(summary) is None:
+            return  # a private table: the lobby list never hears of it
         self._lobby_changes.add(table_id)
         if self._lobby_flush is None and self.subscribers:
             self._lobby_flush = asyncio.get_running_loop().call_later(LOBBY_BATCH_SECONDS, self._send_lobby_changes)
@@ -309,6 +318,7 @@ class Lobby:
 
     def on_lobby_reset(self, summaries: dict[str, dict[str, Any]]) -> None:
         self.summaries = dict(summaries)
+        self.invites.reset(self.summaries)
         self._lobby_changes.clear()
         text = dumps(message("lobby", tables=self.table_list()))
         for conn in self.subscribers:
@@ -320,24 +330,27 @@ class Lobby:
             if place.table_id != table_id or conn is None or conn.account is None:
                 continue
             kind = "watch" if place.watching else "attach"
-            self._spawn(self._send(table_id, Envelope(kind, client, player_of(conn.account).to_json())))
+            invite = self.summaries.get(table_id, {}).get("invite") if place.watching else None
+            envelope = Envelope(kind, client, player_of(conn.account).to_json(), invite=invite)
+            self._spawn(self._send(table_id, envelope))
 
     def _send_lobby_changes(self) -> None:
         self._lobby_flush = None
         changes, self._lobby_changes = self._lobby_changes, set()
-        texts = [
-            dumps(message("lobby_table", table=self.summaries[table_id]))
-            if table_id in self.summaries
-            else dumps(message("lobby_table_removed", table_id=table_id))
-            for table_id in sorted(changes)
-        ]
+        texts = []
+        for table_id in sorted(changes):
+            entry = listing(self.summaries.get(table_id))
+            if entry is not None:
+                texts.append(dumps(message("lobby_table", table=entry)))
+            elif table_id not in self.summaries:
+                texts.append(dumps(message("lobby_table_removed", table_id=table_id)))
         for conn in self.subscribers:
             for text in texts:
                 conn.send_text(text)
 
     def table_list(self) -> list[dict[str, Any]]:
-        """Every open table's summary."""
-        return list(self.summaries.values())
+        """Every open public table's lobby entry (:func:`~tuolaji.server.listing.listing`)."""
+        return [entry for entry in map(listing, self.summaries.values()) if entry is not None]
 
     # ------------------------------------------------------------------ shutdown
 
@@ -522,14 +535,19 @@ class Lobby:
 
     async def _join_or_watch(self, conn: Connection, msg: ClientMessage) -> None:
         assert conn.account is not None
-        kind, ref, table_id = msg.type, msg.id, msg.fields["table"]
-        # A table this node has not heard of yet may be brand new on another node: its owner is asked.
+        kind, ref = msg.type, msg.id
+        table_id = self._table_named(conn, msg)
+        if table_id is None:
+            return
+        place = self.places.get(conn.id)
+        sitting_down = kind == "join" and place is not None and place.watching and place.table_id == table_id
+        # A table this node has not heard of yet may be brand new on another node: ask its owner.
         known = table_id in self.summaries or table_id in self.hosts
-        if conn.id in self.places or conn.id in self.pending:
+        if (place is not None and not sitting_down) or conn.id in self.pending:
             if not known:
                 conn.error("no_table", f"{kind}: no table {table_id!r}", ref, params={"table": table_id})
-                return
-            conn.error("already_seated", f"{kind}: leave your current table first", ref, params=self._at(conn))
+            else:
+                conn.error("already_seated", f"{kind}: leave your current table first", ref, params=self._at(conn))
             return
         if kind == "join" and not await self._may_sit(conn, msg):
             return
@@ -587,6 +605,23 @@ class Lobby:
             return False
         return True
 
+    def _table_named(self, conn: Connection, msg: ClientMessage) -> str | None:
+        """The table a ``join`` or ``watch`` names by its id or its invite code (None: refused)."""
+        table_id, invite = msg.fields.get("table"), msg.fields.get("invite")
+        if table_id is None and invite is not None:
+            table_id = self.invites.table_of(invite)
+            if table_id is None:
+                conn.error("bad_invite", f"{msg.type}: no open table has this invite code", msg.id)
+        elif table_id is None:
+            params = {"reason": "missing_field", "type": msg.type, "field": "table"}
+            conn.error(
+                "bad_message",
+                f"{msg.type}: give the table's id (table) or its invite code (invite)",
+                msg.id,
+                params=params,
+            )
+        return table_id
+
     def _at(self, conn: Connection) -> dict[str, Any]:
         place = self.places.get(conn.id)
         return {"table": place.table_id if place is not None else self.pending.get(conn.id)}
@@ -634,6 +669,8 @@ class Lobby:
             return
         self.pending[conn.id] = host.id
         player = player_of(account)
+        if msg.fields.get("private", False):
+            host.post(MakePrivate(secrets.token_urlsafe(INVITE_BYTES), account.id))
         if msg.type == "play_now":
             host.post(PlayNow(conn.id, player, msg.fields.get("bot", DEFAULT_BOT), msg.id))
         else:
@@ -650,9 +687,9 @@ def table_command(client: str, player: Player | None, msg: ClientMessage) -> Com
     """The table command a validated client message becomes (None: not a table message)."""
     kind, fields, ref = msg.type, msg.fields, msg.id
     if kind == "join" and player is not None:
-        return Join(client, player, fields["seat"], ref)
+        return Join(client, player, fields["seat"], ref, fields.get("invite"))
     if kind == "watch":
-        return Watch(client, ref)
+        return Watch(client, ref, fields.get("invite"))
     build = SCHEMAS[kind].table
     return build(client, fields, ref) if build is not None else None
 

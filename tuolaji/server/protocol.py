@@ -16,16 +16,19 @@ from tuolaji.game.commands import (
     AddBot,
     Command,
     Leave,
+    MakePublic,
     RemoveBot,
     RequestAutoPlay,
     RequestBid,
     RequestPlay,
     RequestRemind,
     RequestRetract,
+    Say,
     Start,
     Sync,
 )
 from tuolaji.game.fields import CardFieldError, bool_field, cards_field, int_field, suit_field
+from tuolaji.game.phrases import PHRASES
 from tuolaji.server.autoplay import DEFAULT_BOT
 
 PROTOCOL_VERSION: Final = 2
@@ -83,7 +86,14 @@ def _object(name: str, value: object) -> object:
     return value
 
 
+def _phrase(name: str, value: object) -> object:
+    if not isinstance(value, str) or value not in PHRASES:
+        raise ValueError(f"field {name!r} must be a quick phrase id: one of {', '.join(PHRASES)}")
+    return value
+
+
 _TABLE_ID = _string(40)
+_INVITE = _string(64)
 _SEAT = _integer(0, 3)
 
 Fields = dict[str, tuple[Validator, bool]]
@@ -104,10 +114,10 @@ SCHEMAS: Final[dict[str, MessageType]] = {
     "hello": MessageType({"token": (_string(200, 0), True)}),
     "ping": MessageType({}),
     "lobby": MessageType({"on": (bool_field, True)}),
-    "create_table": MessageType({"options": (_object, False), "seat": (_SEAT, False)}),
-    "play_now": MessageType({"options": (_object, False), "bot": (_bot, False)}),
-    "join": MessageType({"table": (_TABLE_ID, True), "seat": (_SEAT, True)}),
-    "watch": MessageType({"table": (_TABLE_ID, True)}),
+    "create_table": MessageType({"options": (_object, False), "seat": (_SEAT, False), "private": (bool_field, False)}),
+    "play_now": MessageType({"options": (_object, False), "bot": (_bot, False), "private": (bool_field, False)}),
+    "join": MessageType({"table": (_TABLE_ID, False), "seat": (_SEAT, True), "invite": (_INVITE, False)}),
+    "watch": MessageType({"table": (_TABLE_ID, False), "invite": (_INVITE, False)}),
     "leave": MessageType({}, lambda client, f, ref: Leave(client, ref)),
     "add_bot": MessageType(
         {"seat": (_SEAT, True), "bot": (_bot, False)},
@@ -127,9 +137,12 @@ SCHEMAS: Final[dict[str, MessageType]] = {
     "sync": MessageType({}, lambda client, f, ref: Sync(client, ref)),
     "retract": MessageType({}, lambda client, f, ref: RequestRetract(client, ref)),
     "autoplay": MessageType({"on": (bool_field, True)}, lambda client, f, ref: RequestAutoPlay(client, f["on"], ref)),
+    "make_public": MessageType({}, lambda client, f, ref: MakePublic(client, ref)),
+    "phrase": MessageType({"phrase": (_phrase, True)}, lambda client, f, ref: Say(client, f["phrase"], ref)),
 }
 """Every client message type. ``v``, ``type`` and ``id`` are implied. A ``bot`` field arrives as the
-bot's canonical name (``hard`` becomes ``search``)."""
+bot's canonical name (``hard`` becomes ``search``). ``join`` and ``watch`` name the table by its id
+(``table``), its invite code (``invite``, a private table) or both; the lobby checks one is there."""
 
 
 @dataclass(frozen=True)

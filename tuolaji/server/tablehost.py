@@ -349,7 +349,7 @@ class TableHost:
         for client, account_id in attached:
             await self._step(Attach(client, account_id))
         for client in watchers:
-            await self._step(Watch(client))
+            await self._step(Watch(client, invite=self.table.invite))
 
 
 def _settled_command(number: int, settled: Settled | None) -> HandSettled:

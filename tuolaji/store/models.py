@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -38,6 +38,12 @@ class Account(Base):
     hands_played: Mapped[int] = mapped_column(Integer, default=0)
     hands_won: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+# The leaderboards (``tuolaji.store.leaderboard``): registered accounts in board order, so a page is
+# read from the index and an account's place is a count over the index only.
+Index("ix_accounts_board_points", Account.guest, Account.points.desc(), Account.id)
+Index("ix_accounts_board_silver", Account.guest, Account.silver.desc(), Account.id)
 
 
 class SessionToken(Base):
@@ -77,10 +83,16 @@ class HandPlayer(Base):
 
     hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id", ondelete="CASCADE"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
     points_delta: Mapped[int] = mapped_column(BigInteger, default=0)
     silver_delta: Mapped[int] = mapped_column(BigInteger, default=0)
     won: Mapped[bool] = mapped_column(Boolean, default=False)
+    defending: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """The seat was on the dealer's team (莊家方) rather than the attackers (閒家)."""
+
+
+# An account's hands (its history) and its record per side (its profile), from the index alone.
+Index("ix_hand_players_account_side", HandPlayer.account_id, HandPlayer.defending, HandPlayer.won)
 
 
 class LiveTable(Base):

@@ -101,6 +101,7 @@ async def settle_hand(session: AsyncSession, hand: HandWrite) -> Settled:
             continue
         after = apply_change(balance, change)
         won = result.winning_team is not None and seat.seat % 2 == result.winning_team
+        defending = result.dealer is not None and seat.seat % 2 == result.dealer % 2
         row.points, row.silver = after.points, after.silver
         row.hands_played += 1
         row.hands_won += int(won)
@@ -121,6 +122,7 @@ async def settle_hand(session: AsyncSession, hand: HandWrite) -> Settled:
                 points_delta=line["points_delta"],
                 silver_delta=line["silver_delta"],
                 won=won,
+                defending=defending,
             )
         )
     record.settlement = lines

@@ -106,3 +106,25 @@ export function accountHands(accountId, before = null) {
 export function handRecord(handId) {
   return request("GET", `/api/hands/${handId}`);
 }
+
+/**
+ * A page of a leaderboard (the top 100 registered accounts) and, with the saved token, my own place.
+ * @param {"points"|"silver"} by
+ * @param {number} page 1–5
+ * @returns {Promise<{by: string, page: number, pages: number, page_size: number,
+ *   entries: {place: number, account: Account}[], next_page: number|null,
+ *   me: {place: number|null, account: Account}|null}>}
+ */
+export function leaderboard(by, page) {
+  return request("GET", `/api/leaderboard?by=${by}&page=${page}`);
+}
+
+/**
+ * A player's profile: titles, balances, places, hands per side (dealer's team or attackers), latest hands.
+ * @param {number} accountId
+ * @returns {Promise<{account: Account, places: {points: number|null, silver: number|null},
+ *   sides: {dealer: {hands: number, won: number}, attackers: {hands: number, won: number}}, recent: any[]}>}
+ */
+export function profile(accountId) {
+  return request("GET", `/api/accounts/${accountId}/profile`);
+}

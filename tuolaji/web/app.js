@@ -1,4 +1,5 @@
-// The client's entry point: screens (auth, lobby, table, history), session and the live connection.
+// The client's entry point: screens (auth, lobby, table, history, leaderboard, profile), session, the
+// live connection and invite links.
 
 import * as api from "./api.js";
 import { bindBotLevel, chosenBot } from "./bots.js";
@@ -6,11 +7,14 @@ import { confirmWrongFollow, showSettlement } from "./dialogs.js";
 import { h, toast } from "./dom.js";
 import { describeError } from "./errors.js";
 import { LANGUAGES, addStrings, language, onLanguageChange, setLanguage, t, title, translatePage } from "./i18n.js";
+import { forgetAddress, inviteFromAddress, openInvite } from "./invite.js";
 import { LobbyView, bindWarnFollow, readOptions, warnWrongFollow } from "./lobby.js";
+import * as phrases from "./phrases.js";
 import { HistoryView } from "./replay.js";
 import { RulesView } from "./rules.js";
 import { Socket } from "./socket.js";
 import * as sound from "./sound.js";
+import { LeaderboardView, ProfileView } from "./standings.js";
 import { TableView, seatName } from "./table.js";
 
 addStrings({
@@ -31,7 +35,9 @@ addStrings({
 /** @typedef {import("./table.js").TableModel} TableModel */
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
-const SCREENS = ["auth-screen", "lobby-screen", "table-screen", "history-screen"];
+const SCREENS = ["auth-screen", "lobby-screen", "table-screen", "history-screen", "leaderboard-screen", "profile-screen"];
+/** Screens for reading, which a table's messages do not take the player away from. */
+const READING = new Set(["history-screen", "leaderboard-screen", "profile-screen"]);
 const CLOCK_TOTALS = { turn: "turn_seconds", bid: "bid_window_seconds", review: "review_seconds" };
 
 const state = {
@@ -49,6 +55,10 @@ const state = {
   laogaiConfirm: false,
   /** @type {{id: string|null, cards: string[]}|null} */
   pendingPlay: null,
+  /** @type {string|null} the code of an invite link opened and not yet used (PROTOCOL.md §2.6) */
+  invite: inviteFromAddress(),
+  /** whether the socket said welcome (messages other than hello may go) */
+  welcomed: false,
 };
 
 const socket = new Socket(api.savedToken, { onMessage, onStatus });
@@ -69,10 +79,72 @@ const tableView = new TableView($("table-screen"), {
   start: () => socket.send("start"),
   addBot: (seat) => socket.send("add_bot", { seat, bot: chosenBot() }),
   join: (seat) => state.table.summary && socket.send("join", { table: state.table.summary.id, seat }),
+  invite: () => openTableInvite(),
+  phrases: () => openPhrases(),
 });
-const history = new HistoryView($("history-screen"), {
-  back: () => show(state.table.summary ? "table-screen" : "lobby-screen"),
+const backHome = () => show(state.table.summary ? "table-screen" : "lobby-screen");
+const history = new HistoryView($("history-screen"), { back: backHome });
+const leaderboard = new LeaderboardView($("leaderboard-screen"), {
+  back: backHome,
+  profile: (id) => openProfile(id, "leaderboard-screen"),
 });
+/** The screen a profile's back button returns to. */
+let profileBack = "lobby-screen";
+const profileView = new ProfileView($("profile-screen"), {
+  back: () => (profileBack === "leaderboard-screen" ? show(profileBack) : backHome()),
+  replay: (hand) => {
+    show("history-screen");
+    history.openReplay(hand, () => show("profile-screen")).catch(failed);
+  },
+});
+
+/** @param {unknown} error an HTTP refusal or a network failure: said in the reader's language */
+function failed(error) {
+  toast(httpErrorText(error), "error");
+}
+
+/**
+ * @param {number} accountId
+ * @param {string} from the screen to go back to
+ */
+function openProfile(accountId, from) {
+  profileBack = from;
+  profileView.open(accountId).then(() => show("profile-screen"), failed);
+}
+
+function openLeaderboard() {
+  leaderboard.open(leaderboard.board, 1).then(() => show("leaderboard-screen"), failed);
+}
+
+/** The invite link of my private table (and, for its creator, "list it in the lobby"). */
+function openTableInvite() {
+  const summary = state.table.summary;
+  if (!summary?.invite) return;
+  const creator = summary.creator === state.account?.id && state.table.seat !== null;
+  openInvite(/** @type {HTMLDialogElement} */ ($("invite-dialog")), {
+    code: summary.invite, creator, publish: () => socket.send("make_public"), copied: () => toast(t("invite_copied")),
+  });
+}
+
+/** The quick phrases (seated people say them) and a mute switch for each other person at the table. */
+function openPhrases() {
+  const { summary, seat } = state.table;
+  const others = (summary?.seats ?? [])
+    .filter((info) => info.kind === "human" && info.account && info.account.id !== state.account?.id)
+    .map((info) => ({ account: /** @type {{id: number}} */ (info.account).id, name: seatName(info) }));
+  phrases.openPhraseMenu(/** @type {HTMLDialogElement} */ ($("phrase-dialog")), {
+    seated: seat !== null, others, say: (phrase) => socket.send("phrase", { phrase }),
+  });
+}
+
+/** An invite link was opened (now or before signing in): watch its table, where the seats are. */
+function useInvite() {
+  const code = state.invite;
+  if (!code || !state.welcomed) return;
+  state.invite = null;
+  forgetAddress();
+  socket.send("watch", { invite: code });
+}
 
 /** @param {string} screen */
 function show(screen) {
@@ -106,6 +178,7 @@ function onStatus(status, retryMs) {
   if (status === "waiting") conn.textContent = t("reconnecting", { s: Math.round((retryMs ?? 0) / 1000) });
   if (status === "closed") conn.textContent = t("error");
   if (status === "open") restarting = false;
+  else state.welcomed = false;
   document.body.dataset.conn = status;
   renderReconnect();
 }
@@ -126,15 +199,17 @@ function onMessage(msg) {
       state.account = msg.account;
       state.laogaiConfirm = msg.laogai_confirm === true;
       state.pendingPlay = null;
+      state.welcomed = true;
       renderMe();
       if (msg.table === null) {
         if (state.table.summary && state.table.seat !== null) toast(t("table_gone"));
         resetTable();
-        if (state.screen !== "history-screen") show("lobby-screen");
+        if (!READING.has(state.screen)) show("lobby-screen");
       } else {
         // Back at the same table (reload, dropped connection, server restart): `table` and a full `state` follow.
         enterTable();
       }
+      useInvite();
       break;
     case "server_restarting":
       restarting = true;
@@ -150,6 +225,9 @@ function onMessage(msg) {
       lobby.remove(msg.table_id);
       break;
     case "table":
+      if (state.table.summary?.id === msg.table.id && state.table.summary?.private && !msg.table.private) {
+        toast(t("made_public"));
+      }
       state.table.summary = msg.table;
       if (state.summaryAtStart === null) {
         state.summaryAtStart = msg.table;
@@ -171,6 +249,9 @@ function onMessage(msg) {
     case "account":
       state.account = msg.account;
       renderMe();
+      break;
+    case "phrase":
+      if (phrases.received(msg) && msg.table_id === state.table.summary?.id) tableView.showPhrase(msg.seat, msg.phrase);
       break;
     case "left":
       resetTable();
@@ -238,7 +319,7 @@ function onEvent(event) {
 
 /** Show the table screen (unless the player is reading the history). */
 function enterTable() {
-  if (state.screen !== "table-screen" && state.screen !== "history-screen") show("table-screen");
+  if (state.screen !== "table-screen" && !READING.has(state.screen)) show("table-screen");
 }
 
 /**
@@ -378,8 +459,19 @@ function setupLobby() {
   });
   dialog.addEventListener("close", () => {
     const choice = dialog.returnValue;
-    if (choice === "create") socket.send("create_table", { options: readOptions(form) });
-    if (choice === "bots") socket.send("play_now", { options: readOptions(form), bot: chosenBot() });
+    const hidden = /** @type {HTMLInputElement} */ (form.elements.namedItem("private")).checked;
+    if (choice === "create") socket.send("create_table", { options: readOptions(form), private: hidden });
+    if (choice === "bots") socket.send("play_now", { options: readOptions(form), bot: chosenBot(), private: hidden });
+  });
+  $("leaderboard-open").addEventListener("click", openLeaderboard);
+  $("profile-open").addEventListener("click", () => state.account && openProfile(state.account.id, "lobby-screen"));
+  $("me").addEventListener("click", () => state.account && openProfile(state.account.id, state.screen));
+  window.addEventListener("hashchange", () => {
+    const code = inviteFromAddress();
+    if (code) {
+      state.invite = code;
+      useInvite();
+    }
   });
 }
 
@@ -395,6 +487,8 @@ function setupLanguage() {
     lobby.render();
     if (state.table.summary || state.table.view) tableView.retranslate();
     if (state.screen === "history-screen") history.render();
+    if (state.screen === "leaderboard-screen") leaderboard.render();
+    if (state.screen === "profile-screen") profileView.render();
     if (/** @type {HTMLDialogElement} */ ($("rules-dialog")).open) rules.render();
     renderMute();
     renderReconnect();

@@ -34,6 +34,11 @@ addStrings({
   "e.nickname_taken": ["这个暱称已经有人用了。", "這個暱稱已經有人用了。", "That nickname is taken."],
   "e.bad_credentials": ["暱称或密码不对。", "暱稱或密碼不對。", "Wrong nickname or password."],
   "e.no_table": ["找不到这张牌桌（可能已经解散）。", "找不到這張牌桌（可能已經解散）。", "That table is gone (it may have been dissolved)."],
+  "e.private_table": ["这是私人牌桌，要用它的邀请链接才能旁观或入座。", "這是私人牌桌，要用它的邀請連結才能旁觀或入座。", "This table is private: open its invite link to watch or sit down."],
+  "e.bad_invite": ["这个邀请链接打不开：链接不对，或那张桌已经解散。", "這個邀請連結打不開：連結不對，或那張桌已經解散。", "This invite link opens nothing: the link is wrong, or the table was dissolved."],
+  "e.not_table_creator": ["只有建这张桌的人才能把它公开到大厅。", "只有建這張桌的人才能把它公開到大廳。", "Only the player who created this table can list it in the lobby."],
+  "e.too_many_phrases": ["说得太快了：连说 3 句后，每 3 秒才能再说一句。", "說得太快了：連說 3 句後，每 3 秒才能再說一句。", "Too fast: after 3 phrases in a row, one every 3 seconds."],
+  "e.too_many_phrases.params": ["说得太快了，{wait_s} 秒后再说。", "說得太快了，{wait_s} 秒後再說。", "Too fast: wait {wait_s}s before the next phrase."],
   "e.not_seated": ["你不在这张牌桌的座位上。", "你不在這張牌桌的座位上。", "You are not seated at this table."],
   "e.already_seated": ["你已经在一张牌桌上，请先离开。", "你已經在一張牌桌上，請先離開。", "You are already at a table: leave it first."],
   "e.seat_taken": ["这个座位已经有人了。", "這個座位已經有人了。", "That seat is taken."],
@@ -122,6 +127,7 @@ function vars(p, names) {
   for (const key of ["held", "lead_size", "count", "best_pairs", "got_pairs", "standing"]) {
     if (typeof p[key] === "number") out[key] = p[key];
   }
+  if (typeof p.wait_ms === "number") out.wait_s = Math.max(1, Math.ceil(p.wait_ms / 1000));
   for (const key of ["seat", "to_move", "partner"]) {
     if (typeof p[key] === "number") out[key] = names(p[key]);
   }

@@ -71,6 +71,8 @@ export class HistoryView {
     this.hands = [];
     /** @type {{record: any, seat: number, index: number}|null} */
     this.replay = null;
+    /** @type {(() => void)|null} where the replay's back button goes when it was opened from elsewhere */
+    this.replayBack = null;
   }
 
   /**
@@ -79,6 +81,7 @@ export class HistoryView {
    */
   async open(accountId) {
     this.replay = null;
+    this.replayBack = null;
     this.hands = (await api.accountHands(accountId)).hands;
     this.render();
   }
@@ -101,11 +104,29 @@ export class HistoryView {
       items.length ? h("ul.history-list", {}, ...items) : h("p", {}, t("no_history"))));
   }
 
+  /**
+   * Replay a hand from elsewhere (a profile); its back button calls `back`.
+   * @param {any} summary a HandSummary
+   * @param {() => void} back
+   */
+  async openReplay(summary, back) {
+    await this.#openReplay(summary);
+    this.replayBack = back;
+  }
+
   /** @param {any} summary */
   async #openReplay(summary) {
     const { hand } = await api.handRecord(summary.id);
     this.replay = { record: hand, seat: summary.seat ?? 0, index: 0 };
     this.render();
+  }
+
+  #closeReplay() {
+    const back = this.replayBack;
+    this.replay = null;
+    this.replayBack = null;
+    if (back) back();
+    else this.render();
   }
 
   #renderReplay() {
@@ -136,7 +157,7 @@ export class HistoryView {
     this.root.replaceChildren(h("div.history.replay", {},
       h("div.lobby-head", {},
         h("h2", {}, `${t("replay")} · ${t("hand_n", { n: record.number })} · ${t("hand_level", { level: levelText(ctx.level) })}`),
-        h("button", { onclick: () => { this.replay = null; this.render(); }, dataset: { action: "back" } }, t("back"))),
+        h("button", { onclick: () => this.#closeReplay(), dataset: { action: "back" } }, t("back"))),
       board,
       h("div.replay-nav", {},
         h("button", { onclick: () => go(index - 1), disabled: index === 0, dataset: { action: "prev" } }, t("prev")),

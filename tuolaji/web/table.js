@@ -6,6 +6,7 @@ import { fill, h } from "./dom.js";
 import { errorElement } from "./errors.js";
 import { Hand } from "./hand.js";
 import { addStrings, language, t, title } from "./i18n.js";
+import { phraseText } from "./phrases.js";
 
 addStrings({
   retract_cost: ["撤牌（扣 {n} 分）", "撤牌（扣 {n} 分）", "Retract (costs {n} pts)"],
@@ -18,13 +19,18 @@ addStrings({
   review_left: ["复核 {s} 秒", "複核 {s} 秒", "Review {s}s"],
   review_retract: ["复核 {s} 秒：跟错了可以撤牌（扣 {n} 分）", "複核 {s} 秒：跟錯了可以撤牌（扣 {n} 分）", "Review {s}s: a wrong follow can still be retracted (costs {n} pts)"],
   turn_left: ["{s} 秒", "{s} 秒", "{s}s"],
+  phrases_short: ["说话", "說話", "Say"],
 });
+
+/** How long a quick phrase shows by its speaker's seat (ms). */
+const PHRASE_MS = 4000;
 
 /**
  * @typedef {{seat: number, kind: "human"|"bot"|"empty", account: {id: number, nickname: string, rank: string, wealth: string}|null,
  *   bot: string|null, ready: boolean, connected: boolean, autoplay: boolean}} SeatSummary
  * @typedef {{id: string, options: Record<string, any>, state: string, seats: SeatSummary[], levels: [string, string],
- *   dealer: number|null, hands_played: number, redeals: number, spectators: number}} TableSummary
+ *   dealer: number|null, hands_played: number, redeals: number, spectators: number,
+ *   private?: boolean, invite?: string|null, creator?: number|null}} TableSummary
  * @typedef {{seat: number, cards: string[]}} PlayRecord
  * @typedef {{leader: number, plays: PlayRecord[], winner: number, points: number, multiplier: number}} TrickRecord
  * @typedef {{seat: number|null, phase: string, level: string, dealer: number|null, first_hand: boolean,
@@ -39,7 +45,7 @@ addStrings({
  * @typedef {{summary: TableSummary|null, seat: number|null, view: SeatView|null, clock: Clock|null}} TableModel
  * @typedef {{bid: (suit: string, count: number) => void, play: (cards: string[]) => void, remind: () => void,
  *   retract: () => void, autoplay: (on: boolean) => void, leave: () => void, start: () => void,
- *   addBot: (seat: number) => void, join: (seat: number) => void}} TableHandlers
+ *   addBot: (seat: number) => void, join: (seat: number) => void, invite: () => void, phrases: () => void}} TableHandlers
  */
 
 const POSITIONS = ["bottom", "right", "top", "left"];
@@ -151,6 +157,8 @@ export class TableView {
     this.hand = new Hand(this.handEl, { onChange: () => this.#selectionChanged() });
     /** @type {import("./errors.js").Refusal|string|null} a refusal, or the key of a local message */
     this.error = null;
+    /** @type {Map<number, {phrase: string, until: number}>} the quick phrase shown by each seat, until when */
+    this.bubbles = new Map();
     new ResizeObserver(() => {
       this.trickKey = "";
       this.#renderTrick(this.#ctx());
@@ -204,6 +212,16 @@ export class TableView {
    */
   seatName(seat) {
     return seatName(this.model.summary?.seats[seat]);
+  }
+
+  /**
+   * Show a quick phrase by its speaker's seat for a few seconds.
+   * @param {number} seat
+   * @param {string} phrase
+   */
+  showPhrase(seat, phrase) {
+    this.bubbles.set(seat, { phrase, until: performance.now() + PHRASE_MS });
+    this.#renderSeats();
   }
 
   /** @returns {string[]} the selected cards */
@@ -290,9 +308,12 @@ export class TableView {
         ? h("span.count", { title: t("cards_left") }, h("span.mini-back"), String(count)) : null;
       const clock = h("div.clock", {}, h("div.clock-bar"), h("span.clock-text"));
       const seatButton = this.#seatButton(seat, info);
+      const said = this.bubbles.get(seat);
+      const bubble = said
+        ? h("div.phrase-bubble", { role: "status", dataset: { phrase: said.phrase } }, phraseText(said.phrase)) : null;
       fill(el, 
         h("div.seat-name", {}, h("span.dir", {}, t(SEAT_KEYS[seat])), h("span.nick", {}, this.#name(seat)), cards),
-        titles, badges, seatButton, clock,
+        titles, badges, seatButton, clock, bubble,
       );
     }
   }
@@ -448,6 +469,14 @@ export class TableView {
         dataset: { action: "last-trick" }, "aria-pressed": String(this.showLast),
       }, t("last_trick")));
     }
+    if (summary?.private && summary.invite) {
+      buttons.push(h("button.invite", { onclick: () => this.handlers.invite(), dataset: { action: "invite" } }, t("invite")));
+    }
+    if (summary) {
+      buttons.push(h("button.ghost.phrases", {
+        onclick: () => this.handlers.phrases(), dataset: { action: "phrases" }, title: t("phrases"), "aria-label": t("phrases"),
+      }, t("phrases_short")));
+    }
     if (seat !== null && view && view.phase !== "finished") {
       const on = view.autoplay[seat];
       buttons.push(h(`button.ghost${on ? ".active" : ""}`, {
@@ -514,8 +543,12 @@ export class TableView {
     }
   }
 
-  /** Update the countdowns without re-rendering. */
+  /** Update the countdowns without re-rendering; take away the quick phrases whose time is up. */
   #tick() {
+    const now = performance.now();
+    const over = [...this.bubbles].filter(([, said]) => said.until <= now);
+    for (const [seat] of over) this.bubbles.delete(seat);
+    if (over.length) this.#renderSeats();
     const clock = this.model.clock;
     for (const el of this.seatEls) {
       const seat = Number(el.dataset.seat);
