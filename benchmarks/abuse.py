@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from servers import unlimited
 from websockets.asyncio.client import connect
 
 REPO = Path(__file__).resolve().parent.parent
@@ -103,14 +104,6 @@ class Server:
 
 
 Scenario = Callable[[str], Awaitable[dict[str, Any]]]
-
-
-def unlimited(repo: Path) -> tuple[str, ...]:
-    """Options that switch the per-address limits off, for the scenarios that open many clients
-    from 127.0.0.1 (only those the tree's ``tuolaji serve`` knows)."""
-    cli = (repo / "tuolaji" / "server" / "cli.py").read_text(encoding="utf-8")
-    wanted = [("--account-rate", "0"), ("--guests-per-hour", "0"), ("--max-connections-per-address", "0")]
-    return tuple(word for option, value in wanted if option in cli for word in (option, value))
 
 
 class Ws:

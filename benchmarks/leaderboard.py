@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import httpx
-from load import REPO, fresh_database, start_server
+from servers import REPO, fresh_database, start_server
 from sqlalchemy import insert, text
 
 from tuolaji.store.accounts import AccountData, session_id

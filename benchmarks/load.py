@@ -27,17 +27,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import multiprocessing
 import os
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
@@ -45,13 +41,12 @@ from typing import Any, cast
 
 import httpx
 import uvloop
-from sqlalchemy.engine import make_url
+from servers import REPO, fresh_database, redis_server, start_server
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.typing import BytesLike
 from websockets.uri import parse_uri
 
-REPO = Path(__file__).resolve().parent.parent
 TABLE_OPTIONS = {"deal_interval_ms": 0, "bid_window_seconds": 1.0, "review_seconds": 0, "turn_seconds": 60}
 MAX_TABLES = 1000
 MAX_SECONDS = 300
@@ -83,14 +78,6 @@ def machine_busy() -> tuple[float, float]:
         values = [int(value) for value in stat.readline().split()[1:]]
     idle = values[3] + values[4]
     return sum(values) - idle, sum(values)
-
-
-def free_port() -> int:
-    """A free TCP port on 127.0.0.1."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 class Socket(asyncio.Protocol):
@@ -297,104 +284,6 @@ def client_process(
 ) -> None:
     """Entry point of a client process: run :func:`client_main` and put its results on ``out``."""
     out.put(uvloop.run(client_main(bases, tables, offset, think, ready, go, halt)))
-
-
-def start_server(db_url: str, code: Path, extra: tuple[str, ...] = ()) -> tuple[subprocess.Popen[bytes], str]:
-    """Start ``python -m tuolaji.server`` from the source tree ``code`` on ``db_url``; (process, base
-    URL) once it answers.
-
-    The per-address limit on account requests is off: every client guest comes from 127.0.0.1.
-    """
-    port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "tuolaji.server",
-        "--port",
-        str(port),
-        "--db",
-        db_url,
-        "--bot-delay",
-        "0",
-        "--next-hand-delay",
-        "0",
-        "--account-rate",
-        "0",
-        "--log-level",
-        "warning",
-        *unlimited(code),
-        *extra,
-    ]
-    env = {**os.environ, "PYTHONPATH": str(code)}
-    process = subprocess.Popen(command, cwd=code, env=env)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
-                return process, base
-        except httpx.TransportError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("the server did not start")
-
-
-def unlimited(code: Path) -> tuple[str, ...]:
-    """Options that switch off the per-address limits the tree's ``tuolaji serve`` knows (every
-    client comes from 127.0.0.1 here)."""
-    cli = (code / "tuolaji" / "server" / "cli.py").read_text(encoding="utf-8")
-    wanted = [("--guests-per-hour", "0"), ("--max-connections-per-address", "0")]
-    return tuple(word for option, value in wanted if option in cli for word in (option, value))
-
-
-@contextlib.contextmanager
-def redis_server(wanted: bool) -> Iterator[str | None]:
-    """A throwaway ``redis-server`` on a free port of 127.0.0.1 (None when not ``wanted``)."""
-    if not wanted:
-        yield None
-        return
-    port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", tmp]
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-        try:
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-                time.sleep(0.05)
-            yield f"redis://127.0.0.1:{port}/0"
-        finally:
-            process.terminate()
-            process.wait(30)
-
-
-@contextlib.contextmanager
-def fresh_database(postgres: str | None) -> Iterator[str]:
-    """The URL of an empty database: an SQLite file in a temporary folder, or a new PostgreSQL
-    database on the server ``postgres`` (dropped afterwards)."""
-    if postgres is None:
-        with tempfile.TemporaryDirectory() as tmp:
-            yield f"sqlite+aiosqlite:///{Path(tmp) / 'load.sqlite3'}"
-        return
-    import asyncpg  # type: ignore[import-untyped]
-
-    url = make_url(postgres)
-    name = f"load_{os.getpid()}_{time.monotonic_ns()}"
-    admin = url.set(drivername="postgresql").render_as_string(hide_password=False)
-
-    async def execute(statement: str) -> None:
-        connection = await asyncpg.connect(admin)
-        try:
-            await connection.execute(statement)
-        finally:
-            await connection.close()
-
-    asyncio.run(execute(f"CREATE DATABASE {name}"))
-    try:
-        yield url.set(database=name).render_as_string(hide_password=False)
-    finally:
-        asyncio.run(execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
 
 
 def run_once(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tuolaji.server.cli import add_arguments, run
+from tuolaji.server.serve import add_arguments, run
 
 
 def main() -> int:

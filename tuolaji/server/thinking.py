@@ -69,7 +69,7 @@ def _start_worker() -> None:
     """Worker initialiser: ignore Ctrl-C (it reaches the whole process group, but the server stops
     its workers itself), and import the search bot now rather than during the first move."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    importlib.import_module("tuolaji.bots.search")
+    importlib.import_module("tuolaji.bots.players.search")
 
 
 @dataclass

@@ -1,0 +1,134 @@
+"""Servers for the benchmarks: ``tuolaji serve`` from any source tree on 127.0.0.1, a fresh database
+(an SQLite file, or a new PostgreSQL database), a throwaway ``redis-server``. Shared by the benchmark
+scripts of this folder (which import it as ``servers``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+from sqlalchemy.engine import make_url
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def serve_options(code: Path) -> str:
+    """The source of the tree's ``tuolaji serve`` options (to see which ones an older tree knows)."""
+    server = code / "tuolaji" / "server"
+    module = server / "serve.py" if (server / "serve.py").exists() else server / "cli.py"
+    return module.read_text(encoding="utf-8")
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start_server(db_url: str, code: Path, extra: tuple[str, ...] = ()) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``python -m tuolaji.server`` from the source tree ``code`` on ``db_url``; (process, base
+    URL) once it answers.
+
+    The per-address limit on account requests is off: every client guest comes from 127.0.0.1.
+    """
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "tuolaji.server",
+        "--port",
+        str(port),
+        "--db",
+        db_url,
+        "--bot-delay",
+        "0",
+        "--next-hand-delay",
+        "0",
+        "--account-rate",
+        "0",
+        "--log-level",
+        "warning",
+        *unlimited(code),
+        *extra,
+    ]
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    process = subprocess.Popen(command, cwd=code, env=env)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+                return process, base
+        except httpx.TransportError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("the server did not start")
+
+
+def unlimited(code: Path) -> tuple[str, ...]:
+    """Options that switch off the per-address limits the tree's ``tuolaji serve`` knows (every
+    client comes from 127.0.0.1 here)."""
+    cli = serve_options(code)
+    wanted = [("--account-rate", "0"), ("--guests-per-hour", "0"), ("--max-connections-per-address", "0")]
+    return tuple(word for option, value in wanted if option in cli for word in (option, value))
+
+
+@contextlib.contextmanager
+def redis_server(wanted: bool) -> Iterator[str | None]:
+    """A throwaway ``redis-server`` on a free port of 127.0.0.1 (None when not ``wanted``)."""
+    if not wanted:
+        yield None
+        return
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", tmp]
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+                time.sleep(0.05)
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            process.terminate()
+            process.wait(30)
+
+
+@contextlib.contextmanager
+def fresh_database(postgres: str | None) -> Iterator[str]:
+    """The URL of an empty database: an SQLite file in a temporary folder, or a new PostgreSQL
+    database on the server ``postgres`` (dropped afterwards)."""
+    if postgres is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            yield f"sqlite+aiosqlite:///{Path(tmp) / 'load.sqlite3'}"
+        return
+    import asyncpg  # type: ignore[import-untyped]
+
+    url = make_url(postgres)
+    name = f"load_{os.getpid()}_{time.monotonic_ns()}"
+    admin = url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+    async def execute(statement: str) -> None:
+        connection = await asyncpg.connect(admin)
+        try:
+            await connection.execute(statement)
+        finally:
+            await connection.close()
+
+    asyncio.run(execute(f"CREATE DATABASE {name}"))
+    try:
+        yield url.set(database=name).render_as_string(hide_password=False)
+    finally:
+        asyncio.run(execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
