@@ -594,55 +594,68 @@ class Round:
 
     def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may know (None: a spectator). Never holds another seat's cards."""
-        hand: tuple[Card, ...] = ()
-        hint: tuple[Card, ...] = ()
-        if seat is not None:
-            sorter = self.trump or (Trump(self.level, self.bid.suit) if self.bid else None)
-            hand = tuple(sorted(self.hands[seat], key=sorter.sort_keys.__getitem__ if sorter else None))
-            if seat == self.to_move:
-                hint = tuple(self.hint(seat))
+        return self.views((seat,))[seat]
+
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, SeatView]:
+        """:meth:`view` of each of ``seats``, the part they share worked out once."""
         in_trick = self.phase in (Phase.PLAYING, Phase.REVIEW)
-        partner = partner_of(seat) if seat is not None else None
-        return SeatView(
-            seat=seat,
-            phase=str(self.phase),
-            level=self.level,
-            dealer=self.dealer,
-            first_hand=self.setup.first_hand,
-            bid=self.bid,
-            bids=tuple(self.bids),
-            trump_suit=self.trump.suit if self.trump else None,
-            hand=hand,
-            hand_sizes=tuple(len(cards) for cards in self.hands),
-            cards_dealt=self.dealt,
-            to_move=self.to_move,
-            leader=self.leader,
-            trick=tuple(
-                PlayRecord(s, self.plays[s])
-                for s in ((self.leader + offset) % 4 for offset in range(4))
-                if s in self.plays
+        to_move = self.to_move
+        leader = self.leader
+        plays = self.plays
+        shared: dict[str, Any] = {
+            "phase": str(self.phase),
+            "level": self.level,
+            "dealer": self.dealer,
+            "first_hand": self.setup.first_hand,
+            "bid": self.bid,
+            "bids": tuple(self.bids),
+            "trump_suit": self.trump.suit if self.trump else None,
+            "hand_sizes": tuple(len(cards) for cards in self.hands),
+            "cards_dealt": self.dealt,
+            "to_move": to_move,
+            "leader": leader,
+            "trick": tuple(
+                PlayRecord(s, plays[s]) for s in ((leader + offset) % 4 for offset in range(4)) if s in plays
             )
-            if self.leader is not None
+            if leader is not None
             else (),
-            tricks=tuple(self.tricks),
-            attackers_points=self.score(),
-            point_cards=tuple(self.point_cards),
-            retraction_points=tuple(self.retraction_points),
-            autoplay=tuple(self.autoplay),
-            timeouts=tuple(self.timeouts),
-            reminded=seat is not None and seat in self._reminded,
-            can_remind=in_trick
-            and partner is not None
-            and partner in self.plays
-            and partner != self.leader
-            and partner not in self._reminded,
-            can_retract=in_trick and seat is not None and seat != self.leader and seat in self.plays,
-            bid_options=tuple(self.bid_options(seat)) if seat is not None else (),
-            hint=hint,
-            result=self.result,
-            preset=self.preset.name,
-            illegal_follow=self.options.illegal_follow,
-        )
+            "tricks": tuple(self.tricks),
+            "attackers_points": self.score(),
+            "point_cards": tuple(self.point_cards),
+            "retraction_points": tuple(self.retraction_points),
+            "autoplay": tuple(self.autoplay),
+            "timeouts": tuple(self.timeouts),
+            "result": self.result,
+            "preset": self.preset.name,
+            "illegal_follow": self.options.illegal_follow,
+        }
+        sorter = self.trump or (Trump(self.level, self.bid.suit) if self.bid else None)
+        views: dict[int | None, SeatView] = {}
+        for seat in seats:
+            if seat is None:
+                views[seat] = SeatView(
+                    seat=None,
+                    hand=(),
+                    reminded=False,
+                    can_remind=False,
+                    can_retract=False,
+                    bid_options=(),
+                    hint=(),
+                    **shared,
+                )
+                continue
+            partner = partner_of(seat)
+            views[seat] = SeatView(
+                seat=seat,
+                hand=tuple(sorted(self.hands[seat], key=sorter.sort_keys.__getitem__ if sorter else None)),
+                reminded=seat in self._reminded,
+                can_remind=in_trick and partner in plays and partner != leader and partner not in self._reminded,
+                can_retract=in_trick and seat != leader and seat in plays,
+                bid_options=tuple(self.bid_options(seat)),
+                hint=tuple(self.hint(seat)) if seat == to_move else (),
+                **shared,
+            )
+        return views
 
     def hint(self, seat: int) -> list[Card]:
         """A sensible legal move for ``seat`` when it is its turn: the hint button and the fallback auto-play."""

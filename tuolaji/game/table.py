@@ -1083,9 +1083,7 @@ class Table:
         round_ = self.round
         views: dict[int | None, SeatView] = {}
         if round_ is not None:
-            for _, seat in recipients:
-                if seat not in views:
-                    views[seat] = round_.view(seat)
+            views = round_.views(dict.fromkeys(seat for _, seat in recipients))
         hand = self.match.rounds_started if self.match is not None else 0
         self._out.append(SendState(tuple(recipients), views, tuple(events), self.seq, hand, full, self._clock_json()))
 

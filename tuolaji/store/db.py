@@ -29,12 +29,19 @@ def sqlite_url(path: str | Path) -> str:
     return f"sqlite+aiosqlite:///{Path(path)}"
 
 
+SQLITE_PRAGMAS = (
+    "PRAGMA foreign_keys=ON",
+    "PRAGMA journal_mode=WAL",
+    "PRAGMA synchronous=NORMAL",
+    "PRAGMA busy_timeout=10000",
+)
+"""What every connection to an SQLite file of ours sets first."""
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=10000")
+    for pragma in SQLITE_PRAGMAS:
+        cursor.execute(pragma)
     cursor.close()
 
 
@@ -80,6 +87,13 @@ class Database:
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
+        url = engine.url
+        self.sqlite_path = (
+            Path(url.database)
+            if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:")
+            else None
+        )
+        """The file of an SQLite database (None for another database, or one in memory)."""
         self.sessions: async_sessionmaker[AsyncSession] = async_sessionmaker(engine, expire_on_commit=False)
         self._write_turn = asyncio.Lock() if engine.dialect.name == "sqlite" else None
 

@@ -26,6 +26,7 @@ from sqlalchemy.sql import Executable
 from tuolaji.store.db import Database
 from tuolaji.store.models import LiveTable, TableLogEntry
 from tuolaji.store.records import HandWrite, Settled, settle_hand, stored_hand
+from tuolaji.store.sqlitelog import RowsWrite, SqliteRows
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,8 @@ class TableLog:
         self._pending: list[_Pending] = []
         self._wakeup: asyncio.Future[None] | None = None
         self._closing = False
+        self._connection: AsyncConnection | None = None
+        self._rows = SqliteRows(db.sqlite_path) if db.sqlite_path is not None else None
         self._writer = asyncio.create_task(self._write_loop(), name="table log writer")
         self.commits = 0
         """Transactions written (a batch is one)."""
@@ -132,6 +135,19 @@ class TableLog:
         async with self.db.sessions() as session:
             return await stored_hand(session, table_id, number)
 
+    async def _writer_connection(self) -> AsyncConnection:
+        """The writer's own connection, kept between batches (a pool checkout, its reset and its return
+        cost more than a small batch itself); opened again after a failure."""
+        if self._connection is None:
+            self._connection = await self.db.engine.connect()
+        return self._connection
+
+    async def _drop_connection(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                await connection.close()
+
     async def close(self) -> None:
         """Write what is queued, then stop the writer."""
         log.info("table log: %d steps written in %d transactions", self.writes, self.commits)
@@ -141,6 +157,9 @@ class TableLog:
             waiter.set_result(None)
         with contextlib.suppress(asyncio.CancelledError):
             await self._writer
+        await self._drop_connection()
+        if self._rows is not None:
+            await self._rows.close()
 
     async def _write_loop(self) -> None:
         while True:
@@ -181,13 +200,25 @@ class TableLog:
         )
         writes = [write for write, _ in batch]
         try:
-            async with self.db.writing(), self.db.engine.begin() as connection:
-                if any(write.hand is not None for write in writes):
-                    async with AsyncSession(bind=connection, expire_on_commit=False) as session:
-                        results = await _write_batch(session, writes)
-                        await session.flush()
-                else:
-                    results = await _write_rows(connection, writes)
+            if self._rows is not None and all(write.hand is None and write.fence is None for write in writes):
+                async with self.db.writing():
+                    await self._rows.write([RowsWrite(w.table_id, w.first_seq, w.entries) for w in writes])
+                self.commits += 1
+                self.writes += len(writes)
+                return [None] * len(writes)
+            async with self.db.writing():
+                connection = await self._writer_connection()
+                try:
+                    async with connection.begin():
+                        if any(write.hand is not None for write in writes):
+                            async with AsyncSession(bind=connection, expire_on_commit=False) as session:
+                                results = await _write_batch(session, writes)
+                                await session.flush()
+                        else:
+                            results = await _write_rows(connection, writes)
+                except BaseException:
+                    await self._drop_connection()
+                    raise
         finally:
             slow.cancel()
         self.commits += 1

@@ -1,0 +1,95 @@
+"""The common write of the tables' log on an SQLite file: rows in, one thread hop per batch.
+
+Most batches of :class:`~tuolaji.store.tablelog.TableLog` only add log rows (and drop what a
+snapshot or a close makes obsolete). Through SQLAlchemy's asyncio layer on aiosqlite each statement
+and the commit are a hop to the driver's thread and back, which under load cost more CPU than the
+rows themselves (docs/BENCHMARKS.md, Server). :class:`SqliteRows` keeps one ``sqlite3`` connection
+in a thread of its own and writes a whole batch — begin, rows, deletes, commit — in one hop. Batches
+that settle a hand or check a fencing token go the SQLAlchemy way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tuolaji.store.db import SQLITE_PRAGMAS
+
+_INSERT = "INSERT INTO table_log (table_id, seq, entry) VALUES (?, ?, ?)"
+_DROP_BEFORE = "DELETE FROM table_log WHERE table_id = ? AND seq < ?"
+_DROP_ALL = "DELETE FROM table_log WHERE table_id = ?"
+_CLOSE = "UPDATE live_tables SET open = 0 WHERE id = ?"
+
+
+@dataclass(frozen=True)
+class RowsWrite:
+    """One table's step for :class:`SqliteRows`: its ``entries`` from ``first_seq`` on."""
+
+    table_id: str
+    first_seq: int
+    entries: Sequence[dict[str, Any]]
+
+
+class SqliteRows:
+    """Writes log rows to the SQLite file at ``path`` from a thread of its own; :meth:`close` it."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._executor = ThreadPoolExecutor(1, thread_name_prefix="table-log")
+        self._connection: sqlite3.Connection | None = None
+
+    async def write(self, writes: Sequence[RowsWrite]) -> None:
+        """Write ``writes`` in one transaction (the caller holds the process's write turn)."""
+        await asyncio.get_running_loop().run_in_executor(self._executor, self._write, writes)
+
+    def _write(self, writes: Sequence[RowsWrite]) -> None:
+        connection = self._connect()
+        rows: list[tuple[str, int, str]] = []
+        after: list[tuple[str, tuple[Any, ...]]] = []
+        for write in writes:
+            kinds = [entry["t"] for entry in write.entries]
+            if "close" in kinds:
+                after += [(_DROP_ALL, (write.table_id,)), (_CLOSE, (write.table_id,))]
+                continue
+            rows += [
+                (write.table_id, write.first_seq + offset, json.dumps(entry, ensure_ascii=False))
+                for offset, entry in enumerate(write.entries)
+            ]
+            if "round" in kinds:
+                # A round entry is a snapshot of the whole table: what came before it is not needed.
+                snapshot = write.first_seq + len(kinds) - 1 - kinds[::-1].index("round")
+                after.append((_DROP_BEFORE, (write.table_id, snapshot)))
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            connection.executemany(_INSERT, rows)
+            for statement, parameters in after:
+                connection.execute(statement, parameters)
+            connection.execute("COMMIT")
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._connection is None:
+            connection = sqlite3.connect(self.path, isolation_level=None)
+            for pragma in SQLITE_PRAGMAS:
+                connection.execute(pragma)
+            self._connection = connection
+        return self._connection
+
+    async def close(self) -> None:
+        """Close the connection and stop the thread."""
+
+        def close() -> None:
+            if self._connection is not None:
+                self._connection.close()
+                self._connection = None
+
+        await asyncio.get_running_loop().run_in_executor(self._executor, close)
+        self._executor.shutdown(wait=True)
