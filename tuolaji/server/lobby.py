@@ -182,7 +182,9 @@ class Lobby:
         return len(self.hosts)
 
     async def adopt(self, table_id: str) -> bool:
-        """Take ``table_id`` over from its log (its lease is this node's now)."""
+        """Take ``table_id`` over from its log (its lease is this node's now); not while stopping."""
+        if self.stopping:
+            return False
         opened = await self.log.take(table_id)
         if opened is None:
             return False
@@ -356,6 +358,7 @@ class Lobby:
 
     async def close(self) -> None:
         """Stop every table's host (server shutdown): their logs already hold them."""
+        self.stopping = True
         for host in list(self.hosts.values()):
             await host.stop()
         self.hosts.clear()

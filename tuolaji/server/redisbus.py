@@ -32,7 +32,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.client import PubSub
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
@@ -53,6 +53,8 @@ SCAN_SECONDS = 1.0
 RETRY_SECONDS = 1.0
 """How often a node tries Redis again while it is down."""
 FLUSH_SECONDS = 0.002
+MAX_CONNECTIONS = 32
+"""Connections to Redis a node opens at most; a call beyond waits for one (up to 5 s)."""
 """Messages for another node's clients are sent together within this long."""
 
 _RENEW = """
@@ -110,7 +112,15 @@ class RedisBus(Bus):
         self.node_id = node_id
         self.lease_ms = lease_ms
         self.scan_seconds = scan_seconds
-        self.redis: Redis = Redis.from_url(url, decode_responses=True, socket_timeout=2.0, socket_connect_timeout=2.0)
+        pool = BlockingConnectionPool.from_url(
+            url,
+            max_connections=MAX_CONNECTIONS,
+            timeout=5.0,
+            decode_responses=True,
+            socket_timeout=2.0,
+            socket_connect_timeout=2.0,
+        )
+        self.redis: Redis = Redis(connection_pool=pool)
         self.up = False
         self._was_up = False
         self.owned: set[str] = set()

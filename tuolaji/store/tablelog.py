@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Table, delete, func, insert, select, update
+from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.sql import Executable
 
@@ -31,6 +31,12 @@ from tuolaji.store.sqlitelog import RowsWrite, SqliteRows
 log = logging.getLogger(__name__)
 
 _LOG_ROWS = cast(Table, TableLogEntry.__table__)
+_TOKENS = (
+    select(LiveTable.id, LiveTable.fence)
+    .where(LiveTable.id.in_(bindparam("ids", expanding=True)), LiveTable.open)
+    .with_for_update()
+)
+"""The fencing tokens of the tables a batch writes, their rows locked (one statement a batch)."""
 """The log's table as such: a Core insert of many rows skips the ORM's bookkeeping."""
 LINGER_SECONDS = 0.002
 """A batch of log writes waits this long for more before its transaction starts."""
@@ -229,14 +235,13 @@ class TableLog:
 async def _write_rows(connection: AsyncConnection, writes: list[LogWrite]) -> list[Settled | Fenced | None]:
     """The common case, no hand to settle: the log rows of ``writes`` through SQLAlchemy Core alone."""
     results: list[Settled | Fenced | None] = [None] * len(writes)
-    for index, write in enumerate(writes):
-        if write.fence is not None:
-            held = await connection.execute(
-                update(LiveTable)
-                .where(LiveTable.id == write.table_id, LiveTable.fence == write.fence)
-                .values(fence=write.fence)
-            )
-            if held.rowcount != 1:
+    fenced = {write.table_id for write in writes if write.fence is not None}
+    if fenced:
+        # The rows stay locked to the end of the transaction, so a takeover (which raises the token)
+        # waits for this write, and a write after a takeover sees the new token.
+        tokens = {row[0]: row[1] for row in await connection.execute(_TOKENS, {"ids": sorted(fenced)})}
+        for index, write in enumerate(writes):
+            if write.fence is not None and tokens.get(write.table_id) != write.fence:
                 results[index] = Fenced(f"table {write.table_id}: fencing token {write.fence} is not the table's")
     kept = [write for write, result in zip(writes, results, strict=True) if result is None]
     rows = [
