@@ -31,6 +31,7 @@ import json
 import multiprocessing
 import os
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -42,6 +43,7 @@ from typing import Any, cast
 import httpx
 import uvloop
 from servers import REPO, fresh_database, redis_server, start_server
+from sqlalchemy.engine import make_url
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.typing import BytesLike
@@ -286,6 +288,37 @@ def client_process(
     out.put(uvloop.run(client_main(bases, tables, offset, think, ready, go, halt)))
 
 
+def store_counters(db_url: str, redis: str | None) -> dict[str, float]:
+    """PostgreSQL's commits and inserted rows in the run's database and Redis's commands so far
+    (nothing for an SQLite file)."""
+    counters: dict[str, float] = {}
+    if db_url.startswith("postgresql"):
+        import asyncpg  # type: ignore[import-untyped]
+
+        url = make_url(db_url)
+
+        async def read() -> None:
+            connection = await asyncpg.connect(url.set(drivername="postgresql").render_as_string(hide_password=False))
+            try:
+                row = await connection.fetchrow(
+                    "SELECT xact_commit, tup_inserted FROM pg_stat_database WHERE datname = $1", url.database
+                )
+                counters["pg_commits"], counters["pg_rows_inserted"] = float(row[0]), float(row[1])
+            finally:
+                await connection.close()
+
+        asyncio.run(read())
+    if redis is not None:
+        import redis as redis_client
+
+        client = redis_client.Redis.from_url(redis)
+        try:
+            counters["redis_commands"] = float(client.info("stats")["total_commands_processed"])
+        finally:
+            client.close()
+    return counters
+
+
 def run_once(
     tables: int,
     seconds: float,
@@ -325,11 +358,13 @@ def run_once(
                 if not ready.wait(300):
                     raise RuntimeError("client processes did not get ready")
             idle = [sample(server.pid) for server, _ in servers]
+            stores_before = store_counters(db_url, redis)
             clients_before = sum(sample(worker.pid or 0).cpu for worker in workers)
             machine_before = machine_busy()
             go.set()
             time.sleep(seconds)
             busy = [sample(server.pid) for server, _ in servers]
+            stores_after = store_counters(db_url, redis)
             clients_after = sum(sample(worker.pid or 0).cpu for worker in workers)
             machine_after = machine_busy()
             halt.set()
@@ -339,7 +374,12 @@ def run_once(
         finally:
             for server, _ in servers:
                 server.terminate()
-                server.wait(30)
+            for server, _ in servers:
+                try:
+                    server.wait(60)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+                    server.wait(30)
     cores = os.cpu_count() or 1
     machine = (machine_after[0] - machine_before[0]) / max(1, machine_after[1] - machine_before[1]) * cores
     latencies = sorted(value * 1000 for result in results for value in result["latencies"])
@@ -366,6 +406,7 @@ def run_once(
         "machine_cpu": machine,
         "server_rss_mb": sum(sample.rss for sample in busy) / 2**20,
         "kb_per_table": sum(sample.rss for sample in busy) / 1024 / tables,
+        **{f"{name}_per_s": (stores_after[name] - stores_before[name]) / wall for name in stores_after},
     }
 
 
@@ -438,6 +479,11 @@ def print_row(row: dict[str, Any], as_json: bool) -> None:
             f"{row['client_cpu']:10.0%}  {row['machine_cpu']:10.0%}  "
             f"{row['server_rss_mb']:6.0f}  {row['kb_per_table']:8.0f}  "
             + " ".join(f"{cpu:.0%}" for cpu in row["node_cpu"])
+            + "".join(
+                f"  {name.removesuffix('_per_s')} {row[name]:.0f}/s"
+                for name in row
+                if name.endswith("_per_s") and name.split("_")[0] in ("pg", "redis")
+            )
         )
     sys.stdout.flush()
 

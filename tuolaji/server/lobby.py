@@ -375,8 +375,7 @@ class Lobby:
         for conn in list(self.clients.values()):
             conn.send_text(text)
             conn.close(CLOSE_RESTART)
-        for conn in list(self.clients.values()):
-            await conn.drain()
+        await asyncio.gather(*(conn.drain() for conn in list(self.clients.values())))
 
     # ------------------------------------------------------------------ connections
 
