@@ -1,4 +1,4 @@
-"""One card room on three nodes, one PostgreSQL and one Redis (issue 7): any node serves any client,
+"""One card room on three nodes, one PostgreSQL and one Redis (issue 14): any node serves any client,
 a table moves when its node dies or freezes, and Redis restarting loses no hand.
 
 Four people play through different nodes. The checks are the card room's invariants: every hand is

@@ -1,4 +1,4 @@
-"""A graceful restart under a playing browser: the page reconnects by itself and the hand goes on (issue 6)."""
+"""A graceful restart under a playing browser: the page reconnects by itself and the hand goes on (issue 13)."""
 
 from __future__ import annotations
 

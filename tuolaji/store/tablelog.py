@@ -7,7 +7,7 @@ commit per batch, not one per move. A step that finishes a hand writes the hand'
 the balances in the same transaction, so a hand is settled exactly once whenever the process dies.
 
 Each write names the table's fencing token; a write whose token is no longer the table's is refused
-with :class:`Fenced` (a node that lost the table, issue 7), and the other writes of the batch go on.
+with :class:`Fenced` (a node that lost the table: many nodes, issue 14), and the other writes of the batch go on.
 """
 
 from __future__ import annotations
