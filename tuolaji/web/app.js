@@ -48,6 +48,8 @@ const state = {
   table: { summary: null, seat: null, view: null, clock: null },
   /** the hand number of the last state, and the table as it was when that hand began (for the settlement) */
   hand: -1,
+  /** The `seq` of the last `state` (PROTOCOL.md §3: a gap means messages were lost). @type {number|null} */
+  lastSeq: null,
   /** @type {import("./table.js").TableSummary|null} */
   summaryAtStart: null,
   /** @type {[string, string]|null} */
@@ -269,6 +271,8 @@ function onMessage(msg) {
 /** @param {import("./socket.js").Message} msg a `state` message */
 function onState(msg) {
   const model = state.table;
+  if (!msg.full && state.lastSeq !== null && msg.seq > state.lastSeq + 1) socket.send("sync");
+  state.lastSeq = msg.seq;
   if (msg.hand !== state.hand) {
     state.hand = msg.hand;
     state.summaryAtStart = model.summary;
@@ -373,6 +377,7 @@ async function onError(msg) {
 function resetTable() {
   state.table = { summary: null, seat: null, view: null, clock: null };
   state.hand = -1;
+  state.lastSeq = null;
   state.summaryAtStart = null;
   state.levelsAtStart = null;
 }
