@@ -108,7 +108,8 @@ def test_warn_wrong_follow_asks_first_in_the_readers_language(
     expect(dialog).to_be_visible()
     expect(dialog.locator("h2")).to_have_text("這樣跟牌不合規則")
     reason = dialog.locator(".reason").inner_text()
-    assert re.fullmatch(r"[^A-Za-z]*規則 R2[345]", reason), reason
+    # In the reader's language: no Latin letters but the ranks of cards (♠A, ♥K …).
+    assert re.fullmatch(r"(?:[^A-Za-z]|(?<=[♠♥♣♦])[AKQJ])*規則 R2[345]", reason), reason
     expect(dialog.locator(".reason a.rule-link")).to_have_attribute("href", re.compile(r"#rules/R2[345]"))
     player.shot("laogai-confirm")
     # Cancelled, nothing is played and it is still my turn.
