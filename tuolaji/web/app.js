@@ -15,7 +15,7 @@ import { RulesView } from "./rules.js";
 import { Socket } from "./socket.js";
 import * as sound from "./sound.js";
 import { LeaderboardView, ProfileView } from "./standings.js";
-import { TableView, seatName } from "./table.js";
+import { TableView, isMyMove, seatName, teamName } from "./table.js";
 
 addStrings({
   warn_wrong_follow: ["跟错牌先提示我（新手）", "跟錯牌先提示我（新手）", "Warn me before a wrong follow (beginners)"],
@@ -278,19 +278,13 @@ function onState(msg) {
     state.summaryAtStart = model.summary;
     state.levelsAtStart = model.summary ? [...model.summary.levels] : null;
   }
-  const wasMyTurn = myTurn();
+  const wasMyTurn = isMyMove(model);
   model.view = msg.view;
   model.clock = msg.clock ? clockFrom(msg.clock) : null;
   for (const event of msg.events ?? []) onEvent(event);
   enterTable();
   tableView.render(model);
-  if (myTurn() && !wasMyTurn && !msg.full) sound.play("turn");
-}
-
-/** @returns {boolean} whether I am to play now (and not on 託管) */
-function myTurn() {
-  const { view, seat } = state.table;
-  return seat !== null && view !== null && view.phase === "playing" && view.to_move === seat && !view.autoplay[seat];
+  if (isMyMove(model) && !wasMyTurn && !msg.full) sound.play("turn");
 }
 
 /**
@@ -300,8 +294,7 @@ function myTurn() {
 function onEvent(event) {
   const mine = state.table.seat;
   const name = (/** @type {number} */ seat) => seatName(state.table.summary?.seats[seat]);
-  const team = (/** @type {number} */ seat) =>
-    t(mine === null ? (seat % 2 === 0 ? "team_ns" : "team_ew") : seat % 2 === mine % 2 ? "our_team" : "their_team");
+  const team = (/** @type {number} */ seat) => teamName(seat % 2, mine);
   if (event.type === "laogai_retract") toast(t("laogai_retracted"));
   if (event.type === "remind") {
     if (event.seat === mine) toast(t("remind_sent", { name: name(event.partner) }));

@@ -88,8 +88,12 @@ const PIPS = {
   2: [[30, 22], [30, 62]],
 };
 
-/** @param {string} rank */
-function rankLabel(rank) {
+/**
+ * A rank letter for display ("T" → "10"): card ranks and levels.
+ * @param {string} rank
+ * @returns {string}
+ */
+export function rankLabel(rank) {
   return rank === "T" ? "10" : rank;
 }
 

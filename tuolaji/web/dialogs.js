@@ -1,9 +1,10 @@
 // Modal dialogs: the end-of-hand settlement and the 勞改 confirmation.
 
+import { rankLabel } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { errorElement } from "./errors.js";
 import { t, title } from "./i18n.js";
-import { levelText, seatName } from "./table.js";
+import { seatName, teamName } from "./table.js";
 
 /**
  * @typedef {{kind: string, dealer: number|null, winner: string|null, winning_team: number|null, levels: number,
@@ -24,22 +25,20 @@ import { levelText, seatName } from "./table.js";
 export function showSettlement(dialog, end, ctx) {
   const { result } = end;
   const mySeat = ctx.seat;
-  const teamName = (/** @type {number} */ team) =>
-    mySeat === null ? t(team === 0 ? "team_ns" : "team_ew") : t(team === mySeat % 2 ? "our_team" : "their_team");
   const name = (/** @type {number} */ seat) => seatName(ctx.summary?.seats[seat]);
   let head = "";
   let sub = "";
   if (result.kind === "redeal") head = t("result_redeal");
   else if (result.kind === "dissolved") head = t("result_dissolved");
   else if (result.kind === "escape" && result.escaped !== null) head = t("result_escape", { name: name(result.escaped) });
-  else if (result.kind === "laogai" && result.laogai_team !== null) head = t("result_laogai", { team: teamName(result.laogai_team) });
+  else if (result.kind === "laogai" && result.laogai_team !== null) head = t("result_laogai", { team: teamName(result.laogai_team, mySeat) });
   else head = t(result.winner === "defenders" ? "defenders_win" : "attackers_win");
   if (result.winning_team !== null && result.winning_team !== undefined && result.kind !== "redeal") {
     const levels = result.levels > 0 ? t("levels_up", { n: result.levels }) : t("no_level_change");
-    sub = `${teamName(result.winning_team)} · ${levels}`;
+    sub = `${teamName(result.winning_team, mySeat)} · ${levels}`;
   }
   const flags = h("div.flags", {},
-    result.kind === "laogai" ? h("span.flag", {}, t("result_laogai", { team: teamName(result.laogai_team ?? 0) })) : null,
+    result.kind === "laogai" ? h("span.flag", {}, t("result_laogai", { team: teamName(result.laogai_team ?? 0, mySeat) })) : null,
     result.cheaters.length ? h("span.flag", {}, t("cheating", { names: result.cheaters.map(name).join(", ") })) : null);
   const scoreLines = result.kind === "played" || result.kind === "laogai"
     ? h("div.score-lines", {},
@@ -54,8 +53,8 @@ export function showSettlement(dialog, end, ctx) {
   const levelRow = h("div.result-sub", {},
     `${t("team_levels")}: `,
     [0, 1].map((team) => {
-      const from = before && before[team] !== end.levels[team] ? `${levelText(before[team])} → ` : "";
-      return `${teamName(team)} ${from}${levelText(end.levels[team])}`;
+      const from = before && before[team] !== end.levels[team] ? `${rankLabel(before[team])} → ` : "";
+      return `${teamName(team, mySeat)} ${from}${rankLabel(end.levels[team])}`;
     }).join(" · "));
   const rows = end.settlement.map((line) => {
     const old = ctx.summary?.seats[line.seat]?.account;

@@ -1,6 +1,7 @@
 // Refusals in the reader's language: an `error` (code + params, PROTOCOL.md §2.5) becomes a sentence
 // with the seeds' terms and a link to the rule it cites. The server's English `message` is never shown.
 
+import { rankLabel } from "./cards.js";
 import { h } from "./dom.js";
 import { addStrings, hasString, t } from "./i18n.js";
 import { cardsText, classText, listText, shapeText } from "./words.js";
@@ -147,7 +148,7 @@ function vars(p, names) {
     }
   }
   if (typeof p.suit === "string" && typeof p.level === "string") {
-    out.bid_card = `${classText(p.suit)} ${p.level === "T" ? "10" : p.level}`;
+    out.bid_card = `${classText(p.suit)} ${rankLabel(p.level)}`;
   }
   if (typeof p.standing_suit === "string") out.standing_suit = classText(p.standing_suit);
   if (typeof p.field === "string" && OPTION_KEYS.has(p.field)) out.field = t(p.field);
@@ -189,7 +190,7 @@ export function describeError(msg, names = (seat) => t(`seat_name_${seat}`)) {
  * @param {string} rule e.g. "R24"
  * @returns {HTMLElement}
  */
-export function ruleLink(rule) {
+function ruleLink(rule) {
   return h("a.rule-link", { href: `#rules/${rule}`, dataset: { rule } }, t("rule_ref", { rule }));
 }
 

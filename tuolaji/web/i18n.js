@@ -213,6 +213,15 @@ export function onLanguageChange(fn) {
 }
 
 /**
+ * A text in the current language: an entry [简体, 繁體, English], or a string the same in all three.
+ * @param {string|[string, string, string]} entry
+ * @returns {string}
+ */
+export function pick(entry) {
+  return typeof entry === "string" ? entry : entry[INDEX[current]];
+}
+
+/**
  * The text of a key in the current language, with {name} placeholders filled in.
  * @param {string} key
  * @param {Record<string, string|number>} [vars]
@@ -220,7 +229,7 @@ export function onLanguageChange(fn) {
  */
 export function t(key, vars = {}) {
   const entry = STRINGS[key];
-  const text = entry ? entry[INDEX[current]] : key;
+  const text = entry ? pick(entry) : key;
   return text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? `{${name}}`));
 }
 

@@ -23,7 +23,7 @@ addStrings({
  * @param {string} code a table's invite code
  * @returns {string} the link that opens it
  */
-export function inviteLink(code) {
+function inviteLink(code) {
   return `${location.origin}/#join/${code}`;
 }
 

@@ -1,10 +1,10 @@
 // The lobby: live table list (sit, watch) and the create-table form.
 
 import { botLevel } from "./bots.js";
-import { cardElement } from "./cards.js";
+import { cardElement, rankLabel } from "./cards.js";
 import { h } from "./dom.js";
 import { t, title } from "./i18n.js";
-import { SEAT_KEYS, levelText, seatName } from "./table.js";
+import { SEAT_KEYS, seatName } from "./table.js";
 
 /** @typedef {import("./table.js").TableSummary} TableSummary */
 
@@ -71,7 +71,7 @@ export class LobbyView {
       h("div.meta", {}, [
         t(`preset_${opts.preset}`),
         t(opts.illegal_follow !== "laogai" ? "mode_reject" : opts.warn_wrong_follow ? "mode_laogai_warn" : "mode_laogai"),
-        `${t("team_levels")} ${levelText(table.levels[0])} : ${levelText(table.levels[1])}`,
+        `${t("team_levels")} ${rankLabel(table.levels[0])} : ${rankLabel(table.levels[1])}`,
         `${opts.turn_seconds}s`,
       ].join(" · ")),
       h("div.seats", {}, ...seats),

@@ -45,7 +45,7 @@ function mutedSet() {
  * @param {number} account a speaker's account id
  * @returns {boolean} whether their phrases are muted here
  */
-export function isMuted(account) {
+function isMuted(account) {
   return mutedSet().has(account);
 }
 

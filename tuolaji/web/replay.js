@@ -1,10 +1,10 @@
 // History of finished hands and their replay, trick by trick.
 
 import * as api from "./api.js";
-import { RANKS, displayGroup, sortCards } from "./cards.js";
+import { RANKS, displayGroup, rankLabel, sortCards } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { SEAT_KEYS, botName, levelText, playFit, playRow } from "./table.js";
+import { SEAT_KEYS, botName, playFit, playRow } from "./table.js";
 import { cardText } from "./words.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"];
@@ -59,6 +59,22 @@ function recordTrump(record) {
   return { level, trumpSuit: bids.length ? bids[bids.length - 1].suit : null };
 }
 
+/**
+ * A finished hand in a list (the history, a profile's latest hands), with its replay button.
+ * @param {any} hand a HandSummary
+ * @param {() => void} replay what the replay button does
+ * @param {{deltas?: boolean}} [opts] deltas: also the points and silver the hand won or lost
+ * @returns {HTMLElement}
+ */
+export function handItem(hand, replay, { deltas = false } = {}) {
+  return h("li.history-item", { dataset: { hand: String(hand.id) } },
+    h("strong", {}, `${t("table_n", { n: hand.table_id })} · ${t("hand_n", { n: hand.number })}`),
+    h("span.when", {}, new Date(hand.finished_at).toLocaleString()),
+    h(`span${hand.won ? ".won" : ""}`, {}, `${t("final_score")} ${hand.result?.score ?? "–"}`),
+    deltas ? h("span", {}, `${t("score_points")} ${signed(hand.points_delta)} · ${t("silver")} ${signed(hand.silver_delta)}`) : null,
+    h("button.small", { onclick: replay, dataset: { action: "replay" } }, t("replay")));
+}
+
 export class HistoryView {
   /**
    * @param {HTMLElement} root the history screen
@@ -93,12 +109,7 @@ export class HistoryView {
       return;
     }
     const back = h("button", { onclick: () => this.handlers.back(), dataset: { action: "back" } }, t("back"));
-    const items = this.hands.map((hand) => h("li.history-item", { dataset: { hand: String(hand.id) } },
-      h("strong", {}, `${t("table_n", { n: hand.table_id })} · ${t("hand_n", { n: hand.number })}`),
-      h("span.when", {}, new Date(hand.finished_at).toLocaleString()),
-      h(`span${hand.won ? ".won" : ""}`, {}, `${t("final_score")} ${hand.result?.score ?? "–"}`),
-      h("span", {}, `${t("score_points")} ${signed(hand.points_delta)} · ${t("silver")} ${signed(hand.silver_delta)}`),
-      h("button.small", { onclick: () => this.#openReplay(hand), dataset: { action: "replay" } }, t("replay"))));
+    const items = this.hands.map((hand) => handItem(hand, () => this.#openReplay(hand), { deltas: true }));
     this.root.replaceChildren(h("div.history", {},
       h("div.lobby-head", {}, h("h2", {}, t("history")), back),
       items.length ? h("ul.history-list", {}, ...items) : h("p", {}, t("no_history"))));
@@ -156,7 +167,7 @@ export class HistoryView {
     });
     this.root.replaceChildren(h("div.history.replay", {},
       h("div.lobby-head", {},
-        h("h2", {}, `${t("replay")} · ${t("hand_n", { n: record.number })} · ${t("hand_level", { level: levelText(ctx.level) })}`),
+        h("h2", {}, `${t("replay")} · ${t("hand_n", { n: record.number })} · ${t("hand_level", { level: rankLabel(ctx.level) })}`),
         h("button", { onclick: () => this.#closeReplay(), dataset: { action: "back" } }, t("back"))),
       board,
       h("div.replay-nav", {},

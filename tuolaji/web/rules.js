@@ -3,7 +3,7 @@
 
 import { cardText } from "./words.js";
 import { h } from "./dom.js";
-import { addStrings, language, t, title } from "./i18n.js";
+import { addStrings, pick, t, title } from "./i18n.js";
 import { NOTATION, PREFACE, PRESETS, RANK_TABLE, SECTIONS, TABLES, WEALTH_TABLE } from "./rulebook.js";
 
 addStrings({
@@ -13,23 +13,13 @@ addStrings({
 });
 
 const CARD = /^(?:10|[2-9TJQKA])[SHCD]$|^[BS]J$/;
-const LANGUAGE_INDEX = { "zh-Hans": 0, "zh-Hant": 1, en: 2 };
-
-/**
- * A text of the book in the current language.
- * @param {string|[string, string, string]} tr
- * @returns {string}
- */
-function pick(tr) {
-  return typeof tr === "string" ? tr : tr[LANGUAGE_INDEX[/** @type {"en"} */ (language())] ?? 2];
-}
 
 /**
  * Inline markup of the book: **bold**, `code`; a code span made only of card tokens shows as cards.
  * @param {string} text
  * @returns {(Node|string)[]}
  */
-export function inline(text) {
+function inline(text) {
   /** @type {(Node|string)[]} */
   const out = [];
   for (const part of text.split(/(\*\*[^*]+\*\*|`[^`]+`)/)) {
@@ -65,8 +55,6 @@ export class RulesView {
   /** @param {HTMLDialogElement} dialog */
   constructor(dialog) {
     this.dialog = dialog;
-    /** @type {string|null} */
-    this.focus = null;
     dialog.addEventListener("close", () => {
       if (location.hash.startsWith("#rules")) history.replaceState(null, "", location.pathname + location.search);
     });
@@ -77,11 +65,9 @@ export class RulesView {
    * @param {string|null} [rule]
    */
   open(rule = null) {
-    this.focus = rule;
     this.render();
     if (!this.dialog.open) this.dialog.showModal();
     const target = rule ? this.dialog.querySelector(`#rule-${rule}`) : null;
-    for (const el of this.dialog.querySelectorAll(".rule.focus")) el.classList.remove("focus");
     if (target) {
       target.classList.add("focus");
       target.scrollIntoView({ block: "start" });

@@ -5,6 +5,7 @@
 import * as api from "./api.js";
 import { h } from "./dom.js";
 import { addStrings, t, title } from "./i18n.js";
+import { handItem } from "./replay.js";
 
 addStrings({
   leaderboard: ["排行榜", "排行榜", "Leaderboard"],
@@ -137,11 +138,7 @@ export class ProfileView {
     const side = (/** @type {string} */ key, /** @type {number} */ won, /** @type {number} */ hands) =>
       h("tr", { dataset: { side: key } }, h("th", {}, t(`side_${key}`)), h("td", {}, String(hands)), h("td", {}, String(won)),
         h("td.rate", {}, rate(won, hands)));
-    const hands = recent.map((hand) => h("li.history-item", { dataset: { hand: String(hand.id) } },
-      h("strong", {}, `${t("table_n", { n: hand.table_id })} · ${t("hand_n", { n: hand.number })}`),
-      h("span.when", {}, new Date(hand.finished_at).toLocaleString()),
-      h(`span${hand.won ? ".won" : ""}`, {}, `${t("final_score")} ${hand.result?.score ?? "–"}`),
-      h("button.small", { onclick: () => this.handlers.replay(hand), dataset: { action: "replay" } }, t("replay"))));
+    const hands = recent.map((hand) => handItem(hand, () => this.handlers.replay(hand)));
     this.root.replaceChildren(h("div.standings.profile", {},
       h("div.lobby-head", {},
         h("h2", { id: "profile-name" }, account.nickname, account.guest ? h("span.badge", {}, t("guest_mark")) : null),

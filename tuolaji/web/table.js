@@ -1,7 +1,7 @@
 // The table screen: four seats around the felt, the trick, bids, the hand and the action buttons.
 
 import { bindBotLevel, botLevel } from "./bots.js";
-import { SUIT_SYMBOLS, cardElement, isTrump, sortCards } from "./cards.js";
+import { SUIT_SYMBOLS, cardElement, isTrump, rankLabel, sortCards } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { errorElement } from "./errors.js";
 import { Hand } from "./hand.js";
@@ -64,6 +64,26 @@ export function seatName(seat) {
 }
 
 /**
+ * A team's name as seen from a seat: our team / their team, or N–S / E–W for a spectator.
+ * @param {number} team 0 (N–S) or 1 (E–W)
+ * @param {number|null} seat my seat, null for a spectator
+ * @returns {string}
+ */
+export function teamName(team, seat) {
+  if (seat === null) return t(team === 0 ? "team_ns" : "team_ew");
+  return t(team === seat % 2 ? "our_team" : "their_team");
+}
+
+/**
+ * Whether I am to play now (and not on 託管).
+ * @param {TableModel} model
+ * @returns {boolean}
+ */
+export function isMyMove({ view, seat }) {
+  return seat !== null && view !== null && view.phase === "playing" && view.to_move === seat && !view.autoplay[seat];
+}
+
+/**
  * A bot's name: "機器人 東".
  * @param {number} seat
  * @returns {string}
@@ -121,7 +141,7 @@ function pointSummary(codes) {
     const suits = "SHCD".split("").map((suit) => [suit, codes.filter((code) => code === `${rank}${suit}`).length])
       .filter(([, n]) => Number(n) > 0);
     if (!suits.length) return null;
-    return h("span.point-rank", {}, h("b", {}, levelText(rank)),
+    return h("span.point-rank", {}, h("b", {}, rankLabel(rank)),
       ...suits.map(([suit, n]) => h(`span.point-suit${"HD".includes(String(suit)) ? ".red" : ""}`, {},
         `${SUIT_SYMBOLS[/** @type {"S"} */ (suit)]}${n}`)));
   });
@@ -150,7 +170,9 @@ export class TableView {
     this.felt.append(this.info, this.score, this.trick, this.centre, ...this.seatEls);
     this.status = h("div.status-line", { role: "status", "aria-live": "polite" });
     this.bids = h("div.bid-bar");
-    this.timer = h("div.turn-timer", { id: "turn-timer", role: "timer" }, h("div.turn-timer-bar"), h("span.turn-timer-text"));
+    this.timerBar = h("div.turn-timer-bar");
+    this.timerText = h("span.turn-timer-text");
+    this.timer = h("div.turn-timer", { id: "turn-timer", role: "timer" }, this.timerBar, this.timerText);
     this.handEl = h("div", { id: "hand" });
     this.actions = h("div.action-bar");
     root.replaceChildren(this.felt, this.status, this.bids, this.timer, this.handEl, this.actions);
@@ -276,7 +298,7 @@ export class TableView {
 
   /** @param {number} seat @returns {string} */
   #name(seat) {
-    const name = seatName(this.model.summary?.seats[seat]);
+    const name = this.seatName(seat);
     return seat === this.model.seat ? `${name} (${t("you")})` : name;
   }
 
@@ -296,7 +318,7 @@ export class TableView {
       const badges = h("div.badges",
         {},
         dealer === seat ? h("span.badge.dealer", { title: t("dealer_mark") }, t("dealer_mark")) : null,
-        level ? h("span.badge.level", { title: t("level") }, `${t("level_short")} ${levelText(level)}`) : null,
+        level ? h("span.badge.level", { title: t("level") }, `${t("level_short")} ${rankLabel(level)}`) : null,
         info?.kind === "human" && !info.connected ? h("span.badge.offline", {}, t("offline")) : null,
         auto && info?.kind === "human" ? h("span.badge.auto", {}, t("autoplay_mark")) : null,
         info?.kind === "bot" ? h("span.badge.bot", { dataset: { bot: info.bot ?? "" } }, botLevel(info.bot)) : null,
@@ -339,18 +361,16 @@ export class TableView {
       ? h(`span.trump-suit.${"HD".includes(ctx.trumpSuit) ? "red" : "black"}`, { title: t("trump") }, SUIT_SYMBOLS[ctx.trumpSuit]) : null;
     const levels = summary?.levels ?? ["3", "3"];
     const myTeam = (seat ?? 0) % 2;
-    const teamLabel = (/** @type {number} */ team) =>
-      seat === null ? t(team === 0 ? "team_ns" : "team_ew") : t(team === myTeam ? "our_team" : "their_team");
     const bid = view?.bid
       ? t("bid_by", { name: seatName(summary?.seats[view.bid.seat]), bid: bidLabel(view.bid) }) : t("no_bid");
     // Every bid of the hand, oldest first (R16–R18), as a tooltip; older servers send no `bids`.
     const history = (view?.bids ?? []).map((b) => `${seatName(summary?.seats[b.seat])} ${bidLabel(b)}`).join(" → ");
     fill(this.info,
-      h("div.info-main", {}, h("span.info-level", {}, t("hand_level", { level: levelText(ctx.level) })), trump),
+      h("div.info-main", {}, h("span.info-level", {}, t("hand_level", { level: rankLabel(ctx.level) })), trump),
       h("div.info-bid", { title: history || null }, bid),
       h("div.info-teams", {},
-        h("span", { class: myTeam === 0 && seat !== null ? "mine" : "" }, `${teamLabel(0)} ${levelText(levels[0])}`),
-        h("span", { class: myTeam === 1 && seat !== null ? "mine" : "" }, `${teamLabel(1)} ${levelText(levels[1])}`)),
+        h("span", { class: myTeam === 0 && seat !== null ? "mine" : "" }, `${teamName(0, seat)} ${rankLabel(levels[0])}`),
+        h("span", { class: myTeam === 1 && seat !== null ? "mine" : "" }, `${teamName(1, seat)} ${rankLabel(levels[1])}`)),
       h("button.ghost.small.leave", { onclick: () => this.handlers.leave(), dataset: { action: "leave" } }, t("leave")),
     );
   }
@@ -450,7 +470,7 @@ export class TableView {
       buttons.push(h("label.bot-level", {}, h("span", {}, t("bot_level")), picker));
     }
     if (seat !== null && playing && view) {
-      const mine = this.#myTurn() && !this.#myAutoplay();
+      const mine = isMyMove(this.model);
       buttons.push(
         h("button", { onclick: () => this.#hint(), disabled: !mine || view.hint.length === 0, dataset: { action: "hint" } }, t("hint")),
         h("button.primary.play", { onclick: () => this.#play(), disabled: !mine, dataset: { action: "play" } }, t("play")),
@@ -569,21 +589,22 @@ export class TableView {
     const { clock, seat } = this.model;
     const mine = clock !== null && clock.kind === "turn" && clock.seat === seat && seat !== null && !this.#myAutoplay();
     const review = clock !== null && clock.kind === "review" && seat !== null;
-    const bar = /** @type {HTMLElement} */ (this.timer.querySelector(".turn-timer-bar"));
-    const text = /** @type {HTMLElement} */ (this.timer.querySelector(".turn-timer-text"));
     this.timer.dataset.kind = mine ? "turn" : review ? "review" : "";
     if (!clock || (!mine && !review)) {
-      bar.style.width = "0%";
-      text.textContent = "";
+      this.timerBar.style.width = "0%";
+      this.timerText.textContent = "";
       this.timer.classList.remove("urgent");
       return;
     }
-    const left = Math.max(0, clock.deadline - performance.now());
-    bar.style.width = `${clock.total > 0 ? Math.min(100, (100 * left) / clock.total) : 0}%`;
-    const s = review ? (left / 1000).toFixed(1) : String(Math.ceil(left / 1000));
     const cost = this.model.view?.can_retract ? this.#retractCost() : 0;
-    text.textContent = mine ? t("turn_left", { s }) : cost ? t("review_retract", { s, n: cost }) : t("review_left", { s });
-    this.timer.classList.toggle("urgent", mine && left < 5000);
+    paintCountdown(this.timer, this.timerBar, this.timerText, clock, {
+      max: 100,
+      urgent: mine,
+      label: (left) => {
+        const s = review ? (left / 1000).toFixed(1) : wholeSeconds(left);
+        return mine ? t("turn_left", { s }) : cost ? t("review_retract", { s, n: cost }) : t("review_left", { s });
+      },
+    });
   }
 }
 
@@ -592,25 +613,33 @@ function secondsLeft(clock) {
   return Math.max(0, Math.ceil((clock.deadline - performance.now()) / 1000));
 }
 
+/** @param {number} left ms @returns {string} the whole seconds left, rounded up */
+function wholeSeconds(left) {
+  return String(Math.ceil(left / 1000));
+}
+
 /**
+ * A seat's clock: its bar, whole seconds and `urgent` under 5 s.
  * @param {Element|null} el
  * @param {Clock} clock
  */
 function paintClock(el, clock) {
   if (!el) return;
-  const left = Math.max(0, clock.deadline - performance.now());
-  const bar = /** @type {HTMLElement|null} */ (el.querySelector(".clock-bar"));
-  const text = el.querySelector(".clock-text");
-  if (bar) bar.style.width = `${clock.total > 0 ? (100 * left) / clock.total : 0}%`;
-  if (text) text.textContent = `${Math.ceil(left / 1000)}`;
-  el.classList.toggle("urgent", left < 5000);
+  paintCountdown(el, /** @type {HTMLElement|null} */ (el.querySelector(".clock-bar")), el.querySelector(".clock-text"), clock);
 }
 
 /**
- * A level rank letter for display ("T" → "10").
- * @param {string} level
- * @returns {string}
+ * Paint a countdown: its bar's share of the clock's total, its text, and `urgent` under 5 s.
+ * @param {Element} el the countdown (marked urgent)
+ * @param {HTMLElement|null} bar
+ * @param {Element|null} text
+ * @param {Clock} clock
+ * @param {{label?: (left: number) => string, max?: number, urgent?: boolean}} [how] the text for the ms left
+ *   (whole seconds unless told), the widest the bar gets (percent), whether it may turn urgent at all
  */
-export function levelText(level) {
-  return level === "T" ? "10" : level;
+function paintCountdown(el, bar, text, clock, { label = wholeSeconds, max = Infinity, urgent = true } = {}) {
+  const left = Math.max(0, clock.deadline - performance.now());
+  if (bar) bar.style.width = `${clock.total > 0 ? Math.min(max, (100 * left) / clock.total) : 0}%`;
+  if (text) text.textContent = label(left);
+  el.classList.toggle("urgent", urgent && left < 5000);
 }

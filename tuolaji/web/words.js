@@ -1,8 +1,7 @@
 // Game words in the reader's language: cards, suit-classes, unit and tractor shapes (the seeds' terms).
 
+import { SUIT_SYMBOLS, rankLabel } from "./cards.js";
 import { addStrings, t } from "./i18n.js";
-
-const SYMBOLS = { S: "♠", H: "♥", C: "♣", D: "♦" };
 
 addStrings({
   big_joker: ["大王", "大王", "big joker"],
@@ -32,8 +31,7 @@ addStrings({
 export function cardText(code) {
   if (code === "BJ") return t("big_joker");
   if (code === "SJ") return t("small_joker");
-  const rank = code[0] === "T" ? "10" : code[0];
-  return `${SYMBOLS[/** @type {"S"|"H"|"C"|"D"} */ (code[1])] ?? code[1]}${rank}`;
+  return `${SUIT_SYMBOLS[/** @type {"S"|"H"|"C"|"D"} */ (code[1])] ?? code[1]}${rankLabel(code[0])}`;
 }
 
 /**
