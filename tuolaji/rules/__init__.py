@@ -13,7 +13,7 @@ from .pattern import Pattern
 from .patterns import classify, explain_lead, is_valid_lead, lead_refusal
 from .presets import PRESETS, Preset, PresetLike, get_preset
 from .refusal import Refusal, card_strings, class_code
-from .scoring import TrickScore, hand_result, kou_di_multiplier, score_trick, trick_points
+from .scoring import TrickScore, hand_result, kou_di_multiplier, score_trick
 from .trick import trick_winner
 from .trump import CLASS_NAMES, TRUMP_CLASS, Trump
 
@@ -47,6 +47,5 @@ __all__ = [
     "random_legal_follow",
     "random_valid_lead",
     "score_trick",
-    "trick_points",
     "trick_winner",
 ]

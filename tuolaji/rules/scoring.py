@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from itertools import chain
 from typing import Final, NamedTuple
 
-from tuolaji.cards import POINTS, Card
+from tuolaji.cards import Card, card_points
 
 from .patterns import lead_pattern
 from .presets import PresetLike, get_preset
@@ -51,11 +51,6 @@ def kou_di_multiplier(lead_cards: Sequence[Card], trump: Trump, preset: PresetLi
     return size if size >= rules.last_trick_min_lead else 0
 
 
-def trick_points(plays: Sequence[Sequence[Card]]) -> int:
-    """R35: the face points of the cards in a trick (5 = 5, 10 and K = 10)."""
-    return sum(map(POINTS.__getitem__, chain.from_iterable(plays)))
-
-
 class TrickScore(NamedTuple):
     """How a closed trick scores (R27–R29, R35), from the attackers' side."""
 
@@ -79,7 +74,7 @@ def score_trick(
     (R27–R28), its points, and what it adds to the attackers' score (R35, 摳底 and 反摳 on the last
     trick, ``last``). The attackers are the team without the ``dealer`` (R2)."""
     winner = (leader + trick_winner(plays, trump, preset)) % 4
-    points = trick_points(plays)
+    points = card_points(chain.from_iterable(plays))
     attackers_won = winner % 2 != dealer % 2
     multiplier = kou_di_multiplier(plays[0], trump, preset) if last else 0
     if multiplier:

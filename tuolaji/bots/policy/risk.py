@@ -108,8 +108,7 @@ def opponents_beat(
     """P(one of ``opponents`` beats a play of ``pattern`` in a trick led in ``lead_cls``), each
     opponent holding a hidden card with probability ``share``, ``lead_hidden`` cards of the led
     class hidden, and ``higher(cls, above)`` = P(a hand holds a pattern of the play's shape in class
-    ``cls`` above ``above``). It grows with ``higher`` and falls with ``lead_hidden``, so bounds on
-    those give bounds on it (:mod:`tuolaji.bots.inference`)."""
+    ``cls`` above ``above``)."""
     survive = 1.0
     for opponent in opponents:
         void = 1.0 if lead_cls in voids[opponent] else (1.0 - share) ** lead_hidden

@@ -1,8 +1,7 @@
 """What cards and tricks are worth to the heuristic: the terms of its utilities, in points.
 
-Shared by the heuristic policy (:mod:`tuolaji.bots.players.heuristic`), the search's horizon estimate
-(:mod:`tuolaji.bots.players.search`) and the inference that reads the heuristic's follows backwards
-(:mod:`tuolaji.bots.inference`).
+Shared by the heuristic policy (:mod:`tuolaji.bots.players.heuristic`) and the search's horizon
+estimate (:mod:`tuolaji.bots.players.search`).
 """
 
 from __future__ import annotations
