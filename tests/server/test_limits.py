@@ -5,10 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tuolaji.server.limits import (
-    AddressLimiter,
     Backoff,
     EscapeCooldown,
-    JoinLimiter,
     KeyedLimiter,
     LoginBackoff,
     TokenBucket,
@@ -25,7 +23,7 @@ def test_token_bucket_refills_at_its_rate_up_to_its_burst() -> None:
 
 
 def test_address_limiter_refills_and_forgets_idle_addresses() -> None:
-    limiter = AddressLimiter(per_minute=60, burst=2)
+    limiter: KeyedLimiter[str] = KeyedLimiter.per_minute(60, burst=2)
     limiter.max_tracked = 2
     assert limiter.check("a", 0.0) is None and limiter.check("a", 0.0) is None
     assert limiter.check("a", 0.0) == 1
@@ -33,7 +31,7 @@ def test_address_limiter_refills_and_forgets_idle_addresses() -> None:
     assert limiter.check("a", 1.0) is None
     assert limiter.check("c", 61.0) is None  # a and b refilled: forgotten to make room
     assert limiter.tracked() == 1
-    assert all(AddressLimiter(per_minute=0).check("a", 0.0) is None for _ in range(100))
+    assert all(KeyedLimiter[str].per_minute(0).check("a", 0.0) is None for _ in range(100))
 
 
 def test_keyed_limiter_memory_is_bounded_even_when_every_key_is_in_use() -> None:
@@ -55,7 +53,7 @@ def test_guests_per_hour() -> None:
 
 
 def test_join_limiter_per_account() -> None:
-    joins = JoinLimiter(per_minute=6, burst=2)
+    joins: KeyedLimiter[int] = KeyedLimiter.per_minute(6, burst=2)
     assert joins.check(7, 0.0) is None and joins.check(7, 0.0) is None
     assert joins.check(7, 0.0) == 10
     assert joins.check(8, 0.0) is None

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from tuolaji.cards import SUITS, Card, CardParseError, parse_cards
+from tuolaji.cards import HAND_SIZE, SUITS, Card, CardParseError, parse_cards
 
-MAX_CARDS: Final = 54
+MAX_CARDS: Final = HAND_SIZE
 """The most cards a field may hold (a whole hand, R4)."""
 
 

@@ -17,13 +17,12 @@ Clients are opaque ids (``client``) that the shell maps to its connections.
 from __future__ import annotations
 
 import hmac
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from tuolaji.cards import RANKS, format_cards
+from tuolaji.cards import DECK_SIZE, RANKS
 from tuolaji.game.actions import (
     Action,
     Bid,
@@ -90,11 +89,10 @@ from tuolaji.game.options import TableOptions
 from tuolaji.game.phrases import PhraseLimiter
 from tuolaji.game.round import Phase, Round, RoundSetup
 from tuolaji.game.view import Event, SeatView
+from tuolaji.rules import card_strings
 
-_RULE = re.compile(r"\bR\d+\b")
 CARDS_PER_TICK = 4
 """Cards dealt per deal tick: one round of the table (R15)."""
-ALL_CARDS = 216
 
 
 class TableState(StrEnum):
@@ -277,11 +275,10 @@ class Table:
             }
             for seat in self.seats
         ]
-        state = TableState.BETWEEN if self.state is TableState.SETTLING else self.state
         return {
             "id": self.id,
             "options": self.options.to_json(),
-            "state": str(state),
+            "state": self._shown_state(),
             "seats": seats,
             "levels": [RANKS[level] for level in levels],
             "dealer": match.dealer if match is not None else None,
@@ -292,6 +289,10 @@ class Table:
             "invite": self.invite,
             "creator": self.creator,
         }
+
+    def _shown_state(self) -> str:
+        """The state players see: a hand being settled is already between hands."""
+        return str(TableState.BETWEEN if self.state is TableState.SETTLING else self.state)
 
     # ------------------------------------------------------------------ handle
 
@@ -399,8 +400,12 @@ class Table:
         """:meth:`_record` of a game action, without parsing back what was just built; ``checked=False``
         only for moves :func:`legal_play` has already checked."""
         events = self._apply_action(action, checked)
-        self._out.append(Record({"t": "act", "action": action_to_json(action)}))
+        self._log_action(action)
         return events
+
+    def _log_action(self, action: Action) -> None:
+        """Append a game action already applied to the round to the log."""
+        self._out.append(Record({"t": "act", "action": action_to_json(action)}))
 
     def _apply_entry(self, entry: dict[str, Any]) -> list[Event]:
         """The one place where the durable state changes (live and when restoring)."""
@@ -426,8 +431,7 @@ class Table:
         elif kind == "ready":
             self.seats[entry["seat"]].ready = True
         elif kind == "match":
-            self.match = Match(self.options, int(entry["seed"]))
-            self._make_choosers()
+            self.match = Match(self.options, int(entry["seed"]))  # its bots come with the round's snapshot
         elif kind == "resume":
             assert self.match is not None
             self.match.resume()
@@ -522,16 +526,19 @@ class Table:
         if self.seat_of(player.id) is not None or self.client_seat(client) is not None:
             raise Refusal("already_seated", "leave your current table first", params={"table": self.id})
         self._admit(client, player.id, invite)
-        if self.seats[index].kind != "empty":
-            raise Refusal(
-                "seat_taken", f"seat {index} of table {self.id} is taken", params={"seat": index, "table": self.id}
-            )
+        self._check_empty(index)
         self.watchers.discard(client)  # a spectator sits down
         self._record({"t": "sit", "seat": index, "player": player.to_json()})
         self.seats[index].client = client
         self._out.append(Seated(player.id, index))
         self._changed()
         self._send_full(client, index)
+
+    def _check_empty(self, index: int) -> None:
+        if self.seats[index].kind != "empty":
+            raise Refusal(
+                "seat_taken", f"seat {index} of table {self.id} is taken", params={"seat": index, "table": self.id}
+            )
 
     def _watch(self, client: str, invite: str | None) -> None:
         if self.client_seat(client) is not None:
@@ -542,10 +549,7 @@ class Table:
         self._send_full(client, None)
 
     def _add_bot(self, index: int, bot: str) -> None:
-        if self.seats[index].kind != "empty":
-            raise Refusal(
-                "seat_taken", f"seat {index} of table {self.id} is taken", params={"seat": index, "table": self.id}
-            )
+        self._check_empty(index)
         self._record({"t": "bot", "seat": index, "bot": bot})
         self._changed()
         self._maybe_start()
@@ -558,20 +562,18 @@ class Table:
                 "hand_in_progress",
                 "bots can be removed only while the table waits for a match (R47)",
                 "R47",
-                {"table": self.id, "state": self.summary()["state"], "rule": "R47"},
+                {"table": self.id, "state": self._shown_state(), "rule": "R47"},
             )
-        self._free_seat(index, "removed")
-        self._end_match()
-        self._changed()
+        self._vacate(index, "removed")
 
     def _press_start(self, client: str) -> None:
         index = self._seat_of_client(client)
         if self.state not in (TableState.WAITING, TableState.STOPPED):
             raise Refusal(
                 "not_ready_state",
-                f"the table is {self.summary()['state']}; start is pressed before a match (R20)",
+                f"the table is {self._shown_state()}; start is pressed before a match (R20)",
                 "R20",
-                {"table": self.id, "state": self.summary()["state"], "rule": "R20"},
+                {"table": self.id, "state": self._shown_state(), "rule": "R20"},
             )
         self._record({"t": "ready", "seat": index})
         self._changed()
@@ -599,7 +601,11 @@ class Table:
             # R43: leaving during a hand is an escape; the seat is freed once the hand is settled.
             self._apply(Escape(index))
             return
-        self._free_seat(index, "left")
+        self._vacate(index, "left")
+
+    def _vacate(self, index: int, reason: str) -> None:
+        """A seat is freed outside a hand: the match ends with it (R47)."""
+        self._free_seat(index, reason)
         self._end_match()
         self._changed()
 
@@ -714,9 +720,7 @@ class Table:
                 self._apply(SetAutoPlay(index, True, "disconnect"))
             self._changed()
             return
-        self._free_seat(index, "removed")
-        self._end_match()
-        self._changed()
+        self._vacate(index, "removed")
 
     def _resume(self) -> None:
         for seat in self.seats:
@@ -785,7 +789,7 @@ class Table:
         try:
             self._apply(action)
         except GameError as error:
-            raise Refusal(error.code, str(error), error.rule or _rule_of(str(error)), error.params) from None
+            raise Refusal(error.code, str(error), error.rule, error.params) from None
         if isinstance(action, Bid):
             self._auto_bids()
 
@@ -798,7 +802,7 @@ class Table:
         refusal = round_.wrong_follow(play.seat, play.cards)
         if refusal is not None:
             # The message is the rule text alone: the client shows it in its confirmation dialog.
-            params = {"seat": play.seat, "action": "play", "cards": format_cards(play.cards).split()}
+            params = {"seat": play.seat, "action": "play", "cards": card_strings(play.cards)}
             raise Refusal("confirm_laogai", refusal.message, refusal.rule, {**params, **refusal.to_params()})
 
     def _apply(self, action: Action, checked: bool = True) -> None:
@@ -884,7 +888,7 @@ class Table:
         if round_ is None or round_.phase is Phase.FINISHED or self.state is not TableState.PLAYING:
             return
         if deadline.kind == "deal":
-            count = ALL_CARDS if self.options.deal_interval_ms == 0 else CARDS_PER_TICK
+            count = DECK_SIZE if self.options.deal_interval_ms == 0 else CARDS_PER_TICK
             self._apply(DealCards(count))
             self._auto_bids()
         elif deadline.kind == "bid":
@@ -919,7 +923,7 @@ class Table:
         if not placed:
             return
         for bid, _ in placed:
-            self._out.append(Record({"t": "act", "action": action_to_json(bid)}))
+            self._log_action(bid)
         self._arm()
         self._broadcast([event for _, events in placed for event in events])
 
@@ -1119,8 +1123,3 @@ def legal_play(round_: Round, seat: int, action: Action | None) -> Play:
     if isinstance(action, Play) and action.seat == seat and round_.check_play(seat, action.cards) is None:
         return action
     return Play(seat, tuple(round_.hint(seat)))
-
-
-def _rule_of(text: str) -> str | None:
-    found = _RULE.search(text)
-    return found.group(0) if found else None

@@ -19,7 +19,7 @@ from starlette.routing import Route
 from tuolaji.bots import BOT_NAMES
 from tuolaji.game.options import ILLEGAL_FOLLOW_MODES, PRESET_NAMES, TableOptions
 from tuolaji.server.config import ServerConfig
-from tuolaji.server.limits import AddressLimiter, KeyedLimiter, LoginBackoff
+from tuolaji.server.limits import KeyedLimiter, LoginBackoff
 from tuolaji.server.lobby import Lobby
 from tuolaji.server.protocol import PROTOCOL_VERSION
 from tuolaji.server.replay import record_details
@@ -79,7 +79,9 @@ class Api:
     def __init__(self, config: ServerConfig | None = None) -> None:
         config = config or ServerConfig()
         self.lobby: Lobby | None = None
-        self.account_limiter = AddressLimiter(config.account_rate_per_minute, config.account_burst)
+        self.account_limiter: KeyedLimiter[str] = KeyedLimiter.per_minute(
+            config.account_rate_per_minute, config.account_burst
+        )
         self.guest_limiter: KeyedLimiter[str] = KeyedLimiter.per_hour(config.guests_per_hour)
         self.login_backoff = LoginBackoff()
         self.on_logout: Callable[[int, str], None] | None = None
@@ -243,10 +245,7 @@ class Api:
 
     async def account(self, request: Request) -> Response:
         """``GET /api/accounts/{id}``."""
-        account_id = _id(request.path_params["id"], "account")
-        account = await self._lobby.accounts.get(account_id)
-        if account is None:
-            raise HttpError(404, "not_found", f"no account {account_id}")
+        account = await self._account(_id(request.path_params["id"], "account"))
         return JSONResponse({"account": account.to_json()})
 
     async def account_hands(self, request: Request) -> Response:
@@ -254,19 +253,21 @@ class Api:
         account_id = _id(request.path_params["id"], "account")
         limit = self._query_int(request, "limit", HISTORY_LIMIT) or DEFAULT_HISTORY
         before = self._query_int(request, "before", MAX_ID)
-        if await self._lobby.accounts.get(account_id) is None:
-            raise HttpError(404, "not_found", f"no account {account_id}")
+        await self._account(account_id)
         hands = await hands_of(self._lobby.db, account_id, limit, before)
         next_before = hands[-1]["id"] if len(hands) == limit else None
         return JSONResponse({"hands": hands, "next_before": next_before})
 
     async def account_profile(self, request: Request) -> Response:
         """``GET /api/accounts/{id}/profile``: titles, balances, places, record per side, latest hands."""
-        account_id = _id(request.path_params["id"], "account")
+        account = await self._account(_id(request.path_params["id"], "account"))
+        return JSONResponse(await profile(self._lobby.db, account))
+
+    async def _account(self, account_id: int) -> AccountData:
         account = await self._lobby.accounts.get(account_id)
         if account is None:
             raise HttpError(404, "not_found", f"no account {account_id}")
-        return JSONResponse(await profile(self._lobby.db, account))
+        return account
 
     async def leaderboard(self, request: Request) -> Response:
         """``GET /api/leaderboard?by=points|silver&page=1``: a page of the top 100 registered accounts

@@ -22,7 +22,8 @@ from tuolaji.server.limits import EscapeCooldown
 class Envelope:
     """A command on its way to a table's owner: ``kind`` is ``message`` (a client's table message,
     its JSON ``text``), ``attach`` (the client's account sits there and connected), ``watch`` or
-    ``detach`` (the client's connection closed). ``account`` is the sender's ``Player`` JSON;
+    ``detach`` (the client's connection closed). ``account`` is the sender's ``Player`` JSON (for
+    ``attach`` and a ``join`` message: the table needs it to seat the account);
     ``invite`` the code a ``watch`` of a private table comes back with (its spectator followed it)."""
 
     kind: str
@@ -146,11 +147,12 @@ class Bus(ABC):
 
     @abstractmethod
     async def send_command(self, table_id: str, envelope: Envelope) -> bool:
-        """Deliver ``envelope`` to the table's owner; False if no node runs it now. Raises :class:`BusDown`."""
+        """Deliver ``envelope`` to the owner of a table this node does not run; False if no node runs
+        it now. Raises :class:`BusDown`."""
 
     @abstractmethod
     def deliver(self, client: str, text: str) -> None:
-        """A message for a client of another node (dropped if that cannot be done now)."""
+        """A message for the client ``client``, here or on its node (dropped if that cannot be done now)."""
 
     @abstractmethod
     def close_client(self, client: str, code: int, text: str) -> None:
@@ -239,7 +241,7 @@ class LocalBus(Bus):
         self.node.on_summary(table_id, summary)
 
     async def send_command(self, table_id: str, envelope: Envelope) -> bool:
-        return self.node.on_command(table_id, envelope)
+        return False  # there is no other node
 
     def deliver(self, client: str, text: str) -> None:
         self.node.on_deliver(client, text)

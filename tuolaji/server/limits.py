@@ -77,10 +77,6 @@ class RateLimiter:
         self.dropped += 1
         return False
 
-    def retry_after(self) -> int:
-        """Whole seconds until the next token (at least 1)."""
-        return self.bucket.retry_after()
-
 
 class KeyedLimiter(Generic[K]):
     """One token bucket per key: ``rate`` per second, bursts of ``burst``; ``rate`` 0 turns it off.
@@ -125,24 +121,6 @@ class KeyedLimiter(Generic[K]):
         if len(kept) >= self.max_tracked:
             kept = dict(sorted(kept.items(), key=lambda item: item[1].stamp)[len(kept) - self.max_tracked // 2 :])
         self._buckets = kept
-
-
-class AddressLimiter(KeyedLimiter[str]):
-    """Account requests per client address: ``per_minute`` (0 turns the limit off), bursts of ``burst``."""
-
-    def __init__(self, per_minute: float = ACCOUNT_RATE_PER_MINUTE, burst: float = ACCOUNT_BURST) -> None:
-        super().__init__(per_minute / 60.0, burst)
-
-
-class JoinLimiter(KeyedLimiter[int]):
-    """Seats taken per account id: ``per_minute`` (0 turns the limit off), bursts of ``burst``.
-
-    The lobby calls ``check(account_id, now)`` before a ``join`` / ``create_table`` / ``play_now``
-    and refuses the message (``rate_limited``, retry after the seconds returned) when it is not None.
-    """
-
-    def __init__(self, per_minute: float = JOINS_PER_MINUTE, burst: float = JOIN_BURST) -> None:
-        super().__init__(per_minute / 60.0, burst)
 
 
 @dataclass

@@ -33,7 +33,7 @@ from tuolaji.server.autoplay import DEFAULT_BOT, make_autoplayer
 from tuolaji.server.bus import Bus, BusDown, Envelope, node_of
 from tuolaji.server.config import ServerConfig
 from tuolaji.server.connection import CLOSE_LOGGED_OUT, CLOSE_REPLACED, CLOSE_RESTART, Connection
-from tuolaji.server.limits import JoinLimiter
+from tuolaji.server.limits import JOIN_BURST, JOINS_PER_MINUTE, KeyedLimiter
 from tuolaji.server.listing import InviteIndex, listing
 from tuolaji.server.protocol import (
     PROTOCOL_VERSION,
@@ -57,8 +57,8 @@ LOBBY_BATCH_SECONDS = 0.25
 """Lobby subscribers get a table's changes at most this often (the newest summary wins)."""
 INVITE_BYTES = 12
 """Random bytes of a private table's invite code (``secrets.token_urlsafe``: 16 characters, 96 bits)."""
-_TABLE_PREFIX = '{"v":2,"type":"table",'
-_LEFT_PREFIX = '{"v":2,"type":"left",'
+_TABLE_PREFIX = dumps(message("table"))[:-1] + ","
+_LEFT_PREFIX = dumps(message("left"))[:-1] + ","
 
 
 def match_seeds(seed: int | None) -> Iterator[int]:
@@ -117,7 +117,7 @@ class Lobby:
         self.subscribers: set[Connection] = set()
         self.addresses: collections.Counter[str] = collections.Counter()
         """client address → its open connections here."""
-        self.join_limiter = JoinLimiter()
+        self.join_limiter: KeyedLimiter[int] = KeyedLimiter.per_minute(JOINS_PER_MINUTE, JOIN_BURST)
         self.stopping = False
         self._seeds = match_seeds(config.seed)
         self._client_ids = itertools.count(1)
@@ -234,10 +234,7 @@ class Lobby:
 
     def deliver(self, client: str, text: str) -> None:
         """Send ``text`` to the client ``client``, here or on its node."""
-        if node_of(client) == self.bus.node_id:
-            self.on_deliver(client, text)
-        else:
-            self.bus.deliver(client, text)
+        self.bus.deliver(client, text)
 
     def table_changed(self, table_id: str, summary: dict[str, Any]) -> None:
         self.bus.publish_summary(table_id, summary)
@@ -358,9 +355,7 @@ class Lobby:
 
     async def close(self) -> None:
         """Stop every table's host (server shutdown): their logs already hold them."""
-        self.stopping = True
-        for host in list(self.hosts.values()):
-            await host.stop()
+        await self._stop_hosts()
         self.hosts.clear()
         if self._lobby_flush is not None:
             self._lobby_flush.cancel()
@@ -368,14 +363,17 @@ class Lobby:
     async def prepare_shutdown(self) -> None:
         """A graceful restart: take no more commands, let every table finish its step (its log is then
         complete), tell every client ``server_restarting`` and close its socket (1012)."""
-        self.stopping = True
-        for host in list(self.hosts.values()):
-            await host.stop()
+        await self._stop_hosts()
         text = dumps(message("server_restarting"))
         for conn in list(self.clients.values()):
             conn.send_text(text)
             conn.close(CLOSE_RESTART)
         await asyncio.gather(*(conn.drain() for conn in list(self.clients.values())))
+
+    async def _stop_hosts(self) -> None:
+        self.stopping = True
+        for host in list(self.hosts.values()):
+            await host.stop()
 
     # ------------------------------------------------------------------ connections
 
@@ -427,20 +425,21 @@ class Lobby:
             place = await self.bus.seat_of(account.id)
         except BusDown:
             log.warning("hello of account %d: the bus is down; its seat is not known now", account.id)
-        seated = place is not None and place.table_id != ""
+        if place is not None and not place.table_id:
+            place = None  # an empty table id names no table
         conn.send(
             message(
                 "welcome",
                 protocol=PROTOCOL_VERSION,
                 laogai_confirm=True,
                 account=account.to_json(),
-                table=place.table_id if place is not None and seated else None,
-                seat=place.seat if place is not None and seated else None,
+                table=place.table_id if place is not None else None,
+                seat=place.seat if place is not None else None,
             )
         )
         if ref is not None:
             conn.send(message("ack", ref=ref))
-        if place is not None and seated:
+        if place is not None:
             self.places[conn.id] = Place(place.table_id, False)
             await self._send(place.table_id, Envelope("attach", conn.id, player_of(account).to_json()))
 
@@ -459,17 +458,15 @@ class Lobby:
             self.bus.connection_closed(conn.account.id, conn.id)
         if self.stopping:
             return
-        for table_id in {place.table_id if place is not None else None, asked} - {None}:
-            assert table_id is not None
+        tables = {place.table_id} if place is not None else set()
+        if asked is not None:
+            tables.add(asked)
+        for table_id in tables:
             self._spawn(self._send(table_id, Envelope("detach", conn.id)))
 
     async def _send(self, table_id: str, envelope: Envelope) -> bool:
         """Deliver ``envelope`` to the table's host, here or on its node; False if nobody runs it now."""
-        host = self.hosts.get(table_id)
-        if host is not None and not host.stopped:
-            command = self._command(envelope)
-            if command is not None:
-                host.post(command)
+        if self.on_command(table_id, envelope):
             return True
         try:
             return await self.bus.send_command(table_id, envelope)
@@ -516,13 +513,14 @@ class Lobby:
         """Hand a table message to its table, here or on its node; False (and, unless ``quiet``,
         ``table_moving``) if nobody runs it now."""
         assert conn.account is not None
+        player = player_of(conn.account) if msg.type == "join" else None  # only a join shows who sits down
         host = self.hosts.get(table_id)
         if host is not None and not host.stopped:
-            command = table_command(conn.id, player_of(conn.account), msg)
+            command = table_command(conn.id, player, msg)
             if command is not None:
                 host.post(command)
             return True
-        envelope = Envelope("message", conn.id, player_of(conn.account).to_json(), msg.text)
+        envelope = Envelope("message", conn.id, player.to_json() if player is not None else None, msg.text)
         if await self._send(table_id, envelope):
             return True
         if quiet:
@@ -578,7 +576,7 @@ class Lobby:
                 conn.error("no_table", f"{kind}: no table {table_id!r}", ref, params={"table": table_id})
 
     async def _may_sit(self, conn: Connection, msg: ClientMessage) -> bool:
-        """Whether ``conn``'s account may take a seat now: not too many seats in a row (``JoinLimiter``)
+        """Whether ``conn``'s account may take a seat now: not too many seats in a row (``join_limiter``)
         and not while it waits after escaping (R43, ``EscapeCooldown``); else it is told why."""
         assert conn.account is not None
         account_id, kind = conn.account.id, msg.type

@@ -53,9 +53,9 @@ SCAN_SECONDS = 1.0
 RETRY_SECONDS = 1.0
 """How often a node tries Redis again while it is down."""
 FLUSH_SECONDS = 0.002
+"""Messages for another node's clients are sent together within this long."""
 MAX_CONNECTIONS = 32
 """Connections to Redis a node opens at most; a call beyond waits for one (up to 5 s)."""
-"""Messages for another node's clients are sent together within this long."""
 
 _RENEW = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
@@ -419,8 +419,6 @@ class RedisBus(Bus):
     # ------------------------------------------------------------------ between nodes
 
     async def send_command(self, table_id: str, envelope: Envelope) -> bool:
-        if table_id in self.owned and self.node.on_command(table_id, envelope):
-            return True
         body = json.dumps({"k": "cmd", "table": table_id, "e": envelope.to_json()}, ensure_ascii=False)
         lease = self._key("lease", table_id)
         routed = await self._call(lambda: self._route(keys=[lease], args=[self._key("n", ""), body]))

@@ -50,6 +50,7 @@ from tuolaji.game.effects import (
     SendSummary,
     StoreHand,
 )
+from tuolaji.game.settlement import rank_title, wealth_title
 from tuolaji.game.table import Table, TableState
 from tuolaji.game.wire import ViewEncoder, dumps, event_json
 from tuolaji.server.protocol import error_message, message
@@ -93,8 +94,7 @@ def now_ms() -> int:
 
 def player_of(account: AccountData) -> Player:
     """How a table shows an account."""
-    data = account.to_json()
-    return Player(account.id, account.nickname, data["rank"]["title"], data["wealth"]["title"])
+    return Player(account.id, account.nickname, rank_title(account.points)[0], wealth_title(account.silver)[0])
 
 
 @dataclass(frozen=True)
@@ -140,7 +140,6 @@ class TableHost:
         if not self._task.done():
             self._queue.put_nowait(_Stop())
             await self._task
-        self._cancel_timer()
 
     # ------------------------------------------------------------------ the loop
 
@@ -312,14 +311,14 @@ class TableHost:
     async def resume(self) -> None:
         """Go on with a table just restored from its log (server start, takeover, reload)."""
         table = self.table
-        if table.state is TableState.SETTLING:
-            settled = None
+        settling = table.state is TableState.SETTLING
+        settled = None
+        if settling:
             with contextlib.suppress(Exception):
                 settled = await self.log.stored_hand(self.id, table.number)
-            await self._carry_out(table.handle(Resume(), now_ms()))
+        await self._carry_out(table.handle(Resume(), now_ms()))
+        if settling:
             await self._step(_settled_command(table.number, settled))
-        else:
-            await self._carry_out(table.handle(Resume(), now_ms()))
 
     def refresh(self, accounts: dict[int, AccountData]) -> None:
         """Show the seated players' current titles (``accounts`` by seat)."""

@@ -39,7 +39,7 @@ class HandWrite:
 
 @dataclass(frozen=True)
 class Settled:
-    """What :func:`record_hand` did: the record id, one settlement line per seat, updated accounts by seat."""
+    """What :func:`settle_hand` did: the record id, one settlement line per seat, updated accounts by seat."""
 
     hand_id: int
     lines: list[dict[str, Any]]

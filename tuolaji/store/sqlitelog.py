@@ -27,6 +27,18 @@ _DROP_ALL = "DELETE FROM table_log WHERE table_id = ?"
 _CLOSE = "UPDATE live_tables SET open = 0 WHERE id = ?"
 
 
+def tidy_plan(first_seq: int, entries: Sequence[dict[str, Any]]) -> tuple[bool, int | None]:
+    """What a step's write does to its table's log besides adding its rows: (the table closes — its
+    log goes and no row is added; the seq of the step's last snapshot — the rows before it go)."""
+    kinds = [entry["t"] for entry in entries]
+    if "close" in kinds:
+        return True, None
+    if "round" in kinds:
+        # A round entry is a snapshot of the whole table: what came before it is not needed.
+        return False, first_seq + len(kinds) - 1 - kinds[::-1].index("round")
+    return False, None
+
+
 @dataclass(frozen=True)
 class RowsWrite:
     """One table's step for :class:`SqliteRows`: its ``entries`` from ``first_seq`` on."""
@@ -53,17 +65,15 @@ class SqliteRows:
         rows: list[tuple[str, int, str]] = []
         after: list[tuple[str, tuple[Any, ...]]] = []
         for write in writes:
-            kinds = [entry["t"] for entry in write.entries]
-            if "close" in kinds:
+            closed, snapshot = tidy_plan(write.first_seq, write.entries)
+            if closed:
                 after += [(_DROP_ALL, (write.table_id,)), (_CLOSE, (write.table_id,))]
                 continue
             rows += [
                 (write.table_id, write.first_seq + offset, json.dumps(entry, ensure_ascii=False))
                 for offset, entry in enumerate(write.entries)
             ]
-            if "round" in kinds:
-                # A round entry is a snapshot of the whole table: what came before it is not needed.
-                snapshot = write.first_seq + len(kinds) - 1 - kinds[::-1].index("round")
+            if snapshot is not None:
                 after.append((_DROP_BEFORE, (write.table_id, snapshot)))
         connection.execute("BEGIN IMMEDIATE")
         try:

@@ -19,25 +19,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, func, insert, select, update
+from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.sql import Executable
 
 from tuolaji.store.db import Database
 from tuolaji.store.models import LiveTable, TableLogEntry
 from tuolaji.store.records import HandWrite, Settled, settle_hand, stored_hand
-from tuolaji.store.sqlitelog import RowsWrite, SqliteRows
+from tuolaji.store.sqlitelog import RowsWrite, SqliteRows, tidy_plan
 
 log = logging.getLogger(__name__)
 
 _LOG_ROWS = cast(Table, TableLogEntry.__table__)
+"""The log's table as such: a Core insert of many rows skips the ORM's bookkeeping."""
 _TOKENS = (
     select(LiveTable.id, LiveTable.fence)
     .where(LiveTable.id.in_(bindparam("ids", expanding=True)), LiveTable.open)
     .with_for_update()
 )
 """The fencing tokens of the tables a batch writes, their rows locked (one statement a batch)."""
-"""The log's table as such: a Core insert of many rows skips the ORM's bookkeeping."""
 LINGER_SECONDS = 0.002
 """A batch of log writes waits this long for more before its transaction starts."""
 SLOW_WRITE_SECONDS = 1.0
@@ -243,33 +243,35 @@ async def _write_rows(connection: AsyncConnection, writes: list[LogWrite]) -> li
         for index, write in enumerate(writes):
             if write.fence is not None and tokens.get(write.table_id) != write.fence:
                 results[index] = Fenced(f"table {write.table_id}: fencing token {write.fence} is not the table's")
-    kept = [write for write, result in zip(writes, results, strict=True) if result is None]
+    kept = [
+        (write, *tidy_plan(write.first_seq, write.entries))
+        for write, result in zip(writes, results, strict=True)
+        if result is None
+    ]
     rows = [
         {"table_id": write.table_id, "seq": write.first_seq + offset, "entry": entry}
-        for write in kept
-        if not any(entry["t"] == "close" for entry in write.entries)
+        for write, closed, _ in kept
+        if not closed
         for offset, entry in enumerate(write.entries)
     ]
     if rows:
         await connection.execute(insert(_LOG_ROWS), rows)
-    for write in kept:
-        for statement in _tidy(write):
+    for write, closed, snapshot in kept:
+        for statement in _tidy(write.table_id, closed, snapshot):
             await connection.execute(statement)
     return results
 
 
-def _tidy(write: LogWrite) -> list[Executable]:
-    """What a write deletes or marks after its rows: a closed table's log; what a snapshot replaces."""
-    kinds = [entry["t"] for entry in write.entries]
-    if "close" in kinds:
+def _tidy(table_id: str, closed: bool, snapshot: int | None) -> list[Executable]:
+    """The statements of :func:`~tuolaji.store.sqlitelog.tidy_plan`: a closed table's log goes and
+    the table is marked closed; the rows a snapshot replaces go."""
+    if closed:
         return [
-            delete(TableLogEntry).where(TableLogEntry.table_id == write.table_id),
-            update(LiveTable).where(LiveTable.id == write.table_id).values(open=False),
+            delete(TableLogEntry).where(TableLogEntry.table_id == table_id),
+            update(LiveTable).where(LiveTable.id == table_id).values(open=False),
         ]
-    if "round" in kinds:
-        # A round entry is a snapshot of the whole table: what came before it is not needed.
-        snapshot = write.first_seq + len(kinds) - 1 - kinds[::-1].index("round")
-        return [delete(TableLogEntry).where(TableLogEntry.table_id == write.table_id, TableLogEntry.seq < snapshot)]
+    if snapshot is not None:
+        return [delete(TableLogEntry).where(TableLogEntry.table_id == table_id, TableLogEntry.seq < snapshot)]
     return []
 
 
@@ -286,14 +288,12 @@ async def _load(session: AsyncSession, table_id: str) -> OpenTable | None:
     row = await session.get(LiveTable, table_id)
     if row is None or not row.open:
         return None
-    entries = list(
-        (
-            await session.execute(
-                select(TableLogEntry.entry).where(TableLogEntry.table_id == table_id).order_by(TableLogEntry.seq)
-            )
-        ).scalars()
-    )
-    last = (
-        await session.execute(select(func.max(TableLogEntry.seq)).where(TableLogEntry.table_id == table_id))
-    ).scalar_one_or_none()
-    return OpenTable(row.id, dict(row.options), row.fence, entries, (last or 0) + 1)
+    rows = (
+        await session.execute(
+            select(TableLogEntry.seq, TableLogEntry.entry)
+            .where(TableLogEntry.table_id == table_id)
+            .order_by(TableLogEntry.seq)
+        )
+    ).all()
+    last = rows[-1].seq if rows else 0
+    return OpenTable(row.id, dict(row.options), row.fence, [entry for _, entry in rows], last + 1)
