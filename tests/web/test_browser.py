@@ -229,3 +229,41 @@ def test_hand_sorts_by_power_and_language_is_remembered(browser: Browser, server
     expect(page.locator("#guest")).to_have_text("游客试玩")
     page.locator("#lang").select_option("zh-Hant")
     expect(page.locator("#guest")).to_have_text("訪客試玩")
+
+
+PLAYS_FIT_THE_FELT = """() => {
+  const trick = document.querySelector('#table-screen .trick');
+  const rows = [...document.querySelectorAll('#table-screen .trick .play')].map((slot) => {
+    const row = slot.querySelector('.play-cards');
+    const side = slot.classList.contains('pos-left') || slot.classList.contains('pos-right');
+    const want = side ? trick.clientWidth / 2 - 4 : trick.clientWidth;
+    return {n: row.children.length, fit: row.style.getPropertyValue('--fit'), want: `${want}px`};
+  }).filter((row) => row.n > 1);
+  return rows.length > 0 && rows.every((row) => row.fit === row.want) ? rows : null;
+}"""
+"""The multi-card plays on the felt, once each is fitted to the felt's present width (else null)."""
+
+
+def test_plays_on_the_felt_are_refitted_when_the_window_narrows(
+    browser: Browser, server: LiveServer, screenshots: Path
+) -> None:
+    page = browser.new_page(viewport=DESKTOP, locale="en-GB")
+    player = Player(page, server.url, screenshots)
+    player.enter_as_guest()
+    player.start_with_bots()
+    player.bid_during_deal()
+    player.wait_for_play()
+    while player.wait_for_turn_or_end():
+        if page.locator("#table-screen .trick .play-cards:has(> :nth-child(2))").count():
+            wide = page.wait_for_function(PLAYS_FIT_THE_FELT).json_value()
+            page.set_viewport_size(PHONE)
+            narrow = page.wait_for_function(PLAYS_FIT_THE_FELT).json_value()
+            assert [row["n"] for row in narrow] == [row["n"] for row in wide]
+            assert all(float(a["fit"][:-2]) < float(b["fit"][:-2]) for a, b in zip(narrow, wide, strict=True))
+            assert overlapping_panels(page) == []
+            break
+        player.play_hint()
+    else:
+        pytest.fail("no trick with a play of two cards or more before the end of the hand")
+    assert player.errors == []
+    page.close()

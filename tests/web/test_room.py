@@ -150,6 +150,16 @@ def test_an_invite_link_seats_a_new_guest_and_phrases_show_mute_and_slow_down(
     expect(a.locator("#toast")).to_contain_text("已公開到大廳")
     expect(a.locator("[data-action=invite]")).to_have_count(0)
     expect(carol.page.locator("#table-list .table-item")).to_have_count(1)
+
+    # An invite link opened after logging out is kept until the next sign-in, which leads to the table.
+    c = carol.page
+    c.locator("#logout").click()
+    expect(c.locator("#auth-screen")).to_be_visible()
+    c.goto(link)
+    expect(c.locator("#auth-screen")).to_be_visible()
+    c.locator("#guest").click()
+    expect(c.locator("#table-screen")).to_be_visible()
+    expect(c.locator(".seat[data-seat='2'] .nick")).to_have_text(b.locator("#me-nick").inner_text())
     for player in (alice, bob, carol):
         assert player.errors == []
 

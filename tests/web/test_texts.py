@@ -225,3 +225,18 @@ def test_the_rule_book_opens_from_the_table(browser: Browser, server: LiveServer
     expect(page.locator("#table-screen")).to_be_visible()
     assert player.errors == []
     page.close()
+
+
+def test_every_contents_link_of_the_rule_book_goes_to_its_section(page: Page) -> None:
+    page.set_viewport_size({"width": 375, "height": 700})
+    page.locator("#rules-open").click()
+    dialog = page.locator("#rules-dialog")
+    links = dialog.locator(".rules-contents a")
+    hrefs = links.evaluate_all("els => els.map((el) => el.getAttribute('href'))")
+    assert hrefs[-2:] == ["#rules/tables", "#rules/presets"] and len(hrefs) > 4
+    for index, href in reversed(list(enumerate(hrefs))):
+        links.nth(index).click()
+        target = dialog.locator("#rule-" + href.removeprefix("#rules/"))
+        expect(target.locator("h3, p").first).to_be_in_viewport()
+    dialog.locator("[data-action=close-rules]").click()
+    expect(dialog).to_be_hidden()

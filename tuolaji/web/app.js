@@ -379,6 +379,7 @@ function logOut() {
   socket.stop();
   api.saveToken(null);
   state.account = null;
+  state.welcomed = false;
   resetTable();
   renderMe();
   show("auth-screen");
@@ -494,11 +495,12 @@ function setupLanguage() {
   translatePage(document);
 }
 
-/** The 規則 page follows the address: #rules, or #rules/R13 at a rule (refusals link there). */
+/** The 規則 page follows the address: #rules, #rules/R13 at a rule (refusals link there), or
+ * #rules/tables and #rules/presets at those sections (the contents links). */
 function setupRules() {
   const route = () => {
     const match = /^#rules(?:\/(R\d+|tables|presets))?$/.exec(location.hash);
-    if (match) rules.open(match[1] === "tables" || match[1] === "presets" ? null : match[1] ?? null);
+    if (match) rules.open(match[1] ?? null);
   };
   window.addEventListener("hashchange", route);
   route();

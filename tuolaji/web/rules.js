@@ -61,7 +61,7 @@ export class RulesView {
   }
 
   /**
-   * Open the book, at a rule if one is given ("R13").
+   * Open the book, at a rule ("R13") or section ("tables", "presets") if one is given.
    * @param {string|null} [rule]
    */
   open(rule = null) {

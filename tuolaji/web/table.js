@@ -114,9 +114,20 @@ export function playRow(codes, ctx, extra = "", maxWidth = 0) {
   for (const code of ctx ? sortCards(codes, ctx) : codes) {
     row.append(cardElement(code, { trump: ctx !== null && isTrump(code, ctx) }));
   }
-  if (maxWidth > 0 && codes.length > 1) row.style.setProperty("--fit", `${maxWidth}px`);
   row.style.setProperty("--n", String(codes.length));
+  fitRow(row, codes.length, maxWidth);
   return row;
+}
+
+/**
+ * Let a row of `count` cards overlap so it fits `maxWidth` CSS px (0: no limit).
+ * @param {HTMLElement} row
+ * @param {number} count
+ * @param {number} maxWidth
+ */
+function fitRow(row, count, maxWidth) {
+  if (maxWidth > 0 && count > 1) row.style.setProperty("--fit", `${maxWidth}px`);
+  else row.style.removeProperty("--fit");
 }
 
 /**
@@ -413,6 +424,10 @@ export class TableView {
         const row = playRow(play.cards, ctx, "", playFit(position, width));
         slot = h(`div.play.pos-${position}`, { dataset: { seat: String(play.seat), key: slotKey } }, row);
         added.push(slot);
+      } else {
+        // A kept play is refitted: the felt may have been resized since it landed.
+        const row = /** @type {HTMLElement|null} */ (slot.querySelector(".play-cards"));
+        if (row) fitRow(row, play.cards.length, playFit(position, width));
       }
       slot.querySelector(".play-cards")?.classList.toggle("winner", play.seat === winner);
     }
