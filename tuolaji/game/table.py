@@ -531,7 +531,7 @@ class Table:
         self._record({"t": "sit", "seat": index, "player": player.to_json()})
         self.seats[index].client = client
         self._out.append(Seated(player.id, index))
-        self._changed()
+        self._changed(skip=client)
         self._send_full(client, index)
 
     def _check_empty(self, index: int) -> None:
@@ -545,7 +545,7 @@ class Table:
             raise Refusal("already_seated", "leave your current table first", params={"table": self.id})
         self._admit(client, None, invite)
         self.watchers.add(client)
-        self._changed()
+        self._changed(skip=client)
         self._send_full(client, None)
 
     def _add_bot(self, index: int, bot: str) -> None:
@@ -695,7 +695,7 @@ class Table:
         if seat.away_autoplay and self.round is not None:
             self._apply(SetAutoPlay(index, False, "reconnect"))  # broadcasts the change and the summary
         else:
-            self._changed()
+            self._changed(skip=client)
 
     def _sync(self, client: str) -> None:
         seat = self.client_seat(client)
@@ -1076,9 +1076,10 @@ class Table:
         seated: list[tuple[str, int | None]] = [(seat.client, seat.index) for seat in self.seats if seat.client]
         return seated + [(client, None) for client in sorted(self.watchers)]
 
-    def _changed(self) -> None:
-        """The summary changed: tell the table and the lobby."""
-        self._out.append(SendSummary(self.summary(), tuple(self._recipients())))
+    def _changed(self, skip: str | None = None) -> None:
+        """The summary changed: tell the table (but ``skip``, who gets it with the full picture) and the lobby."""
+        recipients = tuple(recipient for recipient in self._recipients() if recipient[0] != skip)
+        self._out.append(SendSummary(self.summary(), recipients))
 
     def _clock_json(self) -> dict[str, Any] | None:
         return self.deadline.to_json(self._now) if self.deadline is not None else None
