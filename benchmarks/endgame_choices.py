@@ -9,6 +9,9 @@ its end by the heuristic for all four seats (:mod:`tuolaji.bots.playouts.rollout
 and from the heuristic's, in the search's value units (about levels). The mean gain is far less
 noisy than an arena, since every setting is judged on the same positions with exact play-outs, but
 it judges one move at a time against heuristic players, not whole hands.
+A setting may also name ``chains=K`` (not a field): late deals are then taken in turn from ``K``
+replay chains, each started from its own sampled deal with its own burn-in (more distinct deals for
+``K`` burn-ins' cost; an experiment, not a search option).
 Run: ``.venv/bin/python benchmarks/endgame_choices.py --deals 30 --seed 7 - replay_from=0``.
 """
 
@@ -16,11 +19,15 @@ from __future__ import annotations
 
 import argparse
 import math
+import random
 import time
 
+from tuolaji.bots.knowledge.replay_chain import PastMoves, ReplayChain
+from tuolaji.bots.knowledge.sampling import sample_hands
 from tuolaji.bots.knowledge.shapes import counts_of
 from tuolaji.bots.knowledge.situation import Situation
-from tuolaji.bots.players.search import END, SearchBot, SearchConfig, team_value
+from tuolaji.bots.knowledge.tracking import trick_plays
+from tuolaji.bots.players.search import END, Deals, SearchBot, SearchConfig, team_value
 from tuolaji.bots.playouts.rollout import Playout
 from tuolaji.bots.selfplay import self_play
 from tuolaji.game.round import Round
@@ -42,6 +49,32 @@ def positions(seed: int, deals: int, most_cards: int) -> list[Position]:
 
     self_play(seed, deals, visit)
     return found
+
+
+class ManyChains(SearchBot):
+    """The search with its late deals taken in turn from ``chains`` replay chains."""
+
+    def __init__(self, seed: int, config: SearchConfig, chains: int) -> None:
+        super().__init__(seed, config)
+        self.chains = chains
+
+    def deals(self, view: SeatView, sit: Situation, rng: random.Random, per_playout: float) -> Deals:
+        config = self.config
+        if self.chains == 1 or sit.hand_size > config.replay_from:
+            yield from super().deals(view, sit, rng, per_playout)
+            return
+        past = PastMoves(sit, trick_plays(view.tricks, view.trick), config.replay_depth, config.replay_partner)
+        runs = []
+        for _ in range(self.chains):
+            first = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng)
+            chain = ReplayChain(past, first, rng, config.aimed)
+            chain.run(config.burn_in)
+            runs.append(chain)
+        while True:
+            for chain in runs:
+                yield chain.deal(), config.replay_cost * past.replayed / per_playout
+                past.replayed = 0
+                chain.run(config.gap)
 
 
 def true_value(sit: Situation, hands: list[list[int]], cards: tuple[int, ...], config: SearchConfig) -> float:
@@ -67,13 +100,15 @@ def main() -> None:
     print(f"{len(found)} positions from {args.deals} hands, {args.most_cards} cards in hand or fewer")
     first: list[float] | None = None
     for setting in args.settings:
-        config = SearchConfig.from_settings([] if setting == "-" else setting.split(","))
+        names = [] if setting == "-" else setting.split(",")
+        chains = int(next((name.split("=")[1] for name in names if name.startswith("chains=")), 1))
+        config = SearchConfig.from_settings([name for name in names if not name.startswith("chains=")])
         gains: list[float] = []
         switched = 0
         seconds = 0.0
         for number, (view, real) in enumerate(found):
             sit = Situation.from_view(view)
-            bot = SearchBot(number, config)
+            bot = ManyChains(number, config, chains)
             heuristic = bot.candidates_for(sit)[0]
             start = time.process_time()
             choice = bot.play(view)
