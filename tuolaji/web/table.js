@@ -424,12 +424,12 @@ export class TableView {
         const row = playRow(play.cards, ctx, "", playFit(position, width));
         slot = h(`div.play.pos-${position}`, { dataset: { seat: String(play.seat), key: slotKey } }, row);
         added.push(slot);
-      } else {
-        // A kept play is refitted: the felt may have been resized since it landed.
-        const row = /** @type {HTMLElement|null} */ (slot.querySelector(".play-cards"));
-        if (row) fitRow(row, play.cards.length, playFit(position, width));
       }
-      slot.querySelector(".play-cards")?.classList.toggle("winner", play.seat === winner);
+      const row = /** @type {HTMLElement|null} */ (slot.querySelector(".play-cards"));
+      if (row) {
+        fitRow(row, play.cards.length, playFit(position, width)); // a kept play too: the felt may have been resized
+        row.classList.toggle("winner", play.seat === winner);
+      }
     }
     for (const el of shown.values()) el.remove();
     // Only new plays enter the DOM: moving a kept one would restart its landing animation.
