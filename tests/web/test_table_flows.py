@@ -27,6 +27,14 @@ LANDED = """() => [...document.querySelectorAll('.trick .play[data-mark]')]
   .every((el) => el.getAnimations().every((x) => x.playState !== 'running'))"""
 """The marked plays have finished landing."""
 
+TIMER_SETTLED = """() => {
+  const timer = document.querySelector('#turn-timer');
+  const bar = timer.querySelector('.turn-timer-bar');
+  const target = parseFloat(bar.style.width || '0') / 100 * timer.clientWidth;
+  return Math.abs(bar.getBoundingClientRect().width - target) < 10;
+}"""
+"""The turn timer's bar has caught up with the width last set (it eases to it over 0.25 s, so just after
+a turn starts it is still growing from zero)."""
 TIMER_BY_HAND = """() => {
   const timer = document.querySelector('#turn-timer').getBoundingClientRect();
   const hand = document.querySelector('#hand').getBoundingClientRect();
@@ -100,6 +108,7 @@ def test_people_sit_add_bots_start_remind_autoplay_and_a_spectator(
         if a.locator("#table-screen").get_attribute("data-my-turn") == "true":
             if not timer_checked:
                 # The turn timer sits right above the hand and empties as time goes by.
+                a.wait_for_function(TIMER_SETTLED)
                 first = a.evaluate(TIMER_BY_HAND)
                 assert 0 <= first["gap"] <= 12 and first["height"] >= 8 and 0 < first["bar"] <= first["width"], first
                 a.wait_for_function(
