@@ -231,6 +231,38 @@ def test_hand_sorts_by_power_and_language_is_remembered(browser: Browser, server
     expect(page.locator("#guest")).to_have_text("訪客試玩")
 
 
+HAND_ROWS = """async (codes) => {
+  const {Hand} = await import('/static/hand.js');
+  const root = document.createElement('div');
+  document.body.append(root);
+  new Hand(root).setCards(codes, {level: 'T', trumpSuit: 'H'});
+  const rows = [...root.querySelectorAll('.hand-row')].map((row) => [...row.children].map((el) => el.dataset.group));
+  root.remove();
+  return rows;
+}"""
+"""The display group of each card in each row of a Hand drawn full width with these cards (level 10, ♥ trump)."""
+
+
+def test_the_hand_takes_as_few_rows_as_the_width_allows(browser: Browser, server: LiveServer) -> None:
+    page = browser.new_page(viewport=PHONE, locale="en-GB")
+    page.goto(server.url)
+    plain = {suit: [rank + suit for rank in "AKQJ9876543"] for suit in "SCD"}  # 2s and 10s are trumps (R9)
+    trumps = ["BJ", "SJ", "TH", "TS", "TD", "TC", "2H", "2S", "2C", "2D", "AH", "KH", "QH"]
+    # 13 trumps, 13 spades, 14 clubs and 14 diamonds: each group kept whole took eight rows at 375 px.
+    hand = trumps + plain["S"] + ["AS", "KS"] + plain["C"] + ["AC", "KC", "QC"] + plain["D"] + ["AD", "KD", "QD"]
+    rows = page.evaluate(HAND_ROWS, hand)
+    width = max(len(row) for row in rows)
+    assert sum(len(row) for row in rows) == 54
+    assert len(rows) == -(-54 // width), [len(row) for row in rows]
+    # Where those rows leave room, each group stays whole: here trumps and spades, then clubs and diamonds.
+    few = trumps[:5] + plain["S"][:6] + plain["C"][:7] + plain["D"][:5]
+    rows = page.evaluate(HAND_ROWS, few)
+    groups = [rows[0][0], rows[0][-1], rows[1][0], rows[1][-1]]
+    assert len(set(groups)) == 4
+    assert rows == [[groups[0]] * 5 + [groups[1]] * 6, [groups[2]] * 7 + [groups[3]] * 5]
+    page.close()
+
+
 PLAYS_FIT_THE_FELT = """() => {
   const trick = document.querySelector('#table-screen .trick');
   const rows = [...document.querySelectorAll('#table-screen .trick .play')].map((slot) => {

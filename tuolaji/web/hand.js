@@ -130,8 +130,9 @@ export class Hand {
   }
 
   /**
-   * The cards of each row: display groups (trumps, then each suit) packed in order into as few rows
-   * as fit the width at the narrowest strip; a group too long for a row is split. Cards keep their order.
+   * The cards of each row: as few rows as the width allows at the narrowest strip (a taller fan would
+   * squeeze the felt on a phone), with the display groups (trumps, then each suit) kept whole where those
+   * rows leave room, and otherwise split. Cards keep their order.
    * @returns {HTMLDivElement[][]}
    */
   #rows() {
@@ -139,6 +140,7 @@ export class Hand {
     const room = (this.#innerWidth() - cardWidth) / this.#minStep(cardWidth);
     const capacity = Math.max(1, Math.floor(room) + 1);
     if (this.elements.length <= capacity) return [this.elements];
+    const target = Math.ceil(this.elements.length / capacity);
     /** @type {HTMLDivElement[][]} */
     const groups = [];
     for (const el of this.elements) {
@@ -151,18 +153,22 @@ export class Hand {
     /** @type {HTMLDivElement[]} */
     let row = [];
     let gaps = 0;
+    let unplaced = this.elements.length; // cards not yet in a closed row, the open row's included
+    const close = () => {
+      rows.push(row);
+      unplaced -= row.length;
+      row = [];
+      gaps = 0;
+    };
     for (let group of groups) {
-      if (row.length && row.length + (gaps + 1) * GROUP_GAP + group.length > room + 1) {
-        rows.push(row);
-        row = [];
-        gaps = 0;
-      }
+      const crowded = row.length + (gaps + 1) * GROUP_GAP + group.length > room + 1;
+      // A group that does not fit the open row starts a new one, if the rows left can still take the rest.
+      if (row.length && crowded && unplaced - row.length <= (target - rows.length - 1) * capacity) close();
       while (group.length > capacity - row.length) {
         const cut = capacity - row.length;
-        rows.push([...row, ...group.slice(0, cut)]);
+        row.push(...group.slice(0, cut));
         group = group.slice(cut);
-        row = [];
-        gaps = 0;
+        close();
       }
       if (row.length) gaps += 1;
       row.push(...group);
