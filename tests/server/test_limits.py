@@ -9,17 +9,7 @@ from tuolaji.server.limits import (
     EscapeCooldown,
     KeyedLimiter,
     LoginBackoff,
-    TokenBucket,
 )
-
-
-def test_token_bucket_refills_at_its_rate_up_to_its_burst() -> None:
-    bucket = TokenBucket(rate=2.0, burst=3.0, now=100.0)
-    assert [bucket.take(100.0) for _ in range(4)] == [True, True, True, False]
-    assert bucket.retry_after() == 1
-    assert bucket.take(100.5) and not bucket.take(100.5)
-    assert not bucket.full(101.0) and bucket.full(102.0)
-    assert bucket.take(99.0)  # a clock that goes back refills nothing and breaks nothing
 
 
 def test_address_limiter_refills_and_forgets_idle_addresses() -> None:

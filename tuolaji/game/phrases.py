@@ -7,8 +7,9 @@ passed in, so the table decides it without reading a clock.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
+
+from tuolaji.token_bucket import TokenBucket
 
 PHRASES: Final = (
     "hello",
@@ -30,29 +31,17 @@ PHRASE_EVERY_MS: Final = 3000
 """After a burst, one more phrase per this many milliseconds."""
 
 
-@dataclass
-class _Bucket:
-    tokens: float
-    at_ms: int
-
-
 class PhraseLimiter:
     """Per speaker (an account id): :data:`PHRASE_BURST` phrases at once, then one per :data:`PHRASE_EVERY_MS`."""
 
     def __init__(self, burst: int = PHRASE_BURST, every_ms: int = PHRASE_EVERY_MS) -> None:
         self.burst = burst
         self.every_ms = every_ms
-        self._buckets: dict[int, _Bucket] = {}
+        self._buckets: dict[int, TokenBucket] = {}
 
     def take(self, speaker: int, now_ms: int) -> int:
         """0 if ``speaker`` may say a phrase at ``now_ms`` (counted), else the milliseconds to wait."""
         bucket = self._buckets.get(speaker)
         if bucket is None:
-            bucket = self._buckets[speaker] = _Bucket(float(self.burst), now_ms)
-        elapsed = max(0, now_ms - bucket.at_ms)
-        bucket.tokens = min(float(self.burst), bucket.tokens + elapsed / self.every_ms)
-        bucket.at_ms = max(bucket.at_ms, now_ms)
-        if bucket.tokens >= 1:
-            bucket.tokens -= 1
-            return 0
-        return max(1, round((1 - bucket.tokens) * self.every_ms))
+            bucket = self._buckets[speaker] = TokenBucket(1 / self.every_ms, self.burst, now_ms)
+        return 0 if bucket.take(now_ms) else max(1, round(bucket.wait()))

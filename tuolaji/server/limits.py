@@ -1,5 +1,7 @@
 """Rate limits and back-offs, as plain classes with the time passed in (``now``, monotonic seconds).
 
+Each limit is built on :class:`~tuolaji.token_bucket.TokenBucket` or is a back-off:
+
 - :class:`RateLimiter`: one token bucket read from the clock (a WebSocket connection's messages).
 - :class:`KeyedLimiter`: one token bucket per key with bounded memory: account requests and guest
   creation per client address (:class:`AddressLimiter`, ``guest_limiter``), joins per account
@@ -10,11 +12,12 @@
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Final, Generic, TypeVar
+
+from tuolaji.token_bucket import TokenBucket
 
 RATE_PER_SECOND: Final = 100.0
 RATE_BURST: Final = 200.0
@@ -30,37 +33,6 @@ MAX_TRACKED: Final = 10_000
 """Keys a limiter remembers before it forgets the ones with nothing to remember."""
 
 K = TypeVar("K", bound=Hashable)
-
-
-class TokenBucket:
-    """``rate`` tokens per second up to ``burst``, full at ``now``."""
-
-    def __init__(self, rate: float, burst: float, now: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.stamp = now
-
-    def _refill(self, now: float) -> None:
-        self.tokens = min(self.burst, self.tokens + max(0.0, now - self.stamp) * self.rate)
-        self.stamp = max(self.stamp, now)
-
-    def take(self, now: float) -> bool:
-        """Take one token at ``now``; False if there is none."""
-        self._refill(now)
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
-
-    def retry_after(self) -> int:
-        """Whole seconds until the next token (at least 1)."""
-        return max(1, math.ceil((1.0 - self.tokens) / self.rate)) if self.rate > 0 else 60
-
-    def full(self, now: float) -> bool:
-        """Whether the bucket has refilled completely by ``now`` (nothing to remember about it)."""
-        self._refill(now)
-        return self.tokens >= self.burst
 
 
 class RateLimiter:
