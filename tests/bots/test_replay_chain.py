@@ -21,6 +21,9 @@ from tuolaji.game import Play, Round
 from tuolaji.game.driver import play_to_end
 from tuolaji.game.view import SeatView
 
+AIMED = SearchConfig().aimed
+"""The search's share of aimed swaps."""
+
 
 def late_positions(
     preset: str, seed: int, every: int = 9, most_cards: int = 20
@@ -94,7 +97,7 @@ def test_the_chain_keeps_to_the_view_and_its_bookkeeping(seed: int) -> None:
         sit = Situation.from_view(view)
         past = PastMoves(sit, trick_plays(view.tricks, view.trick), 12)
         start = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng)
-        chain = ReplayChain(past, start, rng)
+        chain = ReplayChain(past, start, rng, AIMED)
         before = chain.disagreements
         for _ in range(40):
             was = chain.disagreements
@@ -122,7 +125,7 @@ def test_a_suspect_is_a_held_card_a_failing_replay_played_instead() -> None:
         sit = Situation.from_view(view)
         rng = random.Random(3)
         chain = ReplayChain(
-            past_of(view), sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng), rng
+            past_of(view), sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng), rng, AIMED
         )
         for _ in range(5):
             suspect = chain.suspect()
@@ -147,7 +150,9 @@ def test_the_chain_is_deterministic_for_a_seed() -> None:
     for _ in range(2):
         rng = random.Random(7)
         past = PastMoves(sit, trick_plays(view.tricks, view.trick), 12)
-        chain = ReplayChain(past, sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng), rng)
+        chain = ReplayChain(
+            past, sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng), rng, AIMED
+        )
         chain.run(30)
         deals.append(chain.deal())
     assert deals[0] == deals[1]
@@ -167,7 +172,7 @@ def test_the_search_deals_from_a_chain_late_in_the_hand() -> None:
             assert (deal, cost) == (start, 0.0)
             continue
         past = past_of(view, depth=config.replay_depth)
-        counted = [ReplayChain(past, hands, random.Random(0)).disagreements for hands in (start, deal)]
+        counted = [ReplayChain(past, hands, random.Random(0), config.aimed).disagreements for hands in (start, deal)]
         assert counted[1] <= counted[0]
         fewer += counted[1] < counted[0]
         assert cost > 0

@@ -114,7 +114,7 @@ class PastMoves:
 class ReplayChain:
     """Deals of the hidden cards, moved one swap at a time towards deals the past moves agree with."""
 
-    def __init__(self, past: PastMoves, hands: list[list[int]], rng: random.Random, aimed: float = 0.5) -> None:
+    def __init__(self, past: PastMoves, hands: list[list[int]], rng: random.Random, aimed: float) -> None:
         """Start from the sampled deal ``hands`` (all four seats; the viewer's own hand is kept).
         ``aimed``: how often a swap gives up a card a failing move suggests the seat lacks
         (:meth:`suspect`)."""
