@@ -372,8 +372,8 @@ class Lobby:
 
     async def _stop_hosts(self) -> None:
         self.stopping = True
-        for host in list(self.hosts.values()):
-            await host.stop()
+        # Together: each finishes the step under way, and the log writer commits their last steps in one go.
+        await asyncio.gather(*(host.stop() for host in list(self.hosts.values())))
 
     # ------------------------------------------------------------------ connections
 
