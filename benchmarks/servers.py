@@ -36,9 +36,11 @@ def free_port() -> int:
         return port
 
 
-def start_server(db_url: str, code: Path, extra: tuple[str, ...] = ()) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    db_url: str, code: Path, extra: tuple[str, ...] = (), poll: float = 0.1
+) -> tuple[subprocess.Popen[bytes], str]:
     """Start ``python -m tuolaji.server`` from the source tree ``code`` on ``db_url``; (process, base
-    URL) once it answers.
+    URL) once it answers (asked every ``poll`` seconds).
 
     The per-address limit on account requests is off: every client guest comes from 127.0.0.1.
     """
@@ -65,13 +67,13 @@ def start_server(db_url: str, code: Path, extra: tuple[str, ...] = ()) -> tuple[
     env = {**os.environ, "PYTHONPATH": str(code)}
     process = subprocess.Popen(command, cwd=code, env=env)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
             if httpx.get(base + "/api/health", timeout=1).status_code == 200:
                 return process, base
         except httpx.TransportError:
-            time.sleep(0.1)
+            time.sleep(poll)
     process.kill()
     raise RuntimeError("the server did not start")
 

@@ -74,6 +74,8 @@ async def test_accounts_and_sessions(db: Database) -> None:
         await accounts.login(guest.nickname, "")
     assert (await accounts.by_token(guest_token)) == guest
     assert await accounts.get(9999) is None
+    assert await accounts.get_many([guest.id, 9999, alice.id, guest.id]) == {guest.id: guest, alice.id: alice}
+    assert await accounts.get_many([]) == {}
 
 
 def _hand(result: RoundResult, seats: list[HandSeat], number: int = 1) -> HandWrite:

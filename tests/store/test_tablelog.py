@@ -40,6 +40,25 @@ async def test_entries_are_kept_in_order_from_the_last_snapshot(db: Database) ->
         await log.close()
 
 
+async def test_open_tables_reads_every_open_log_as_load_does(db: Database) -> None:
+    log = TableLog(db)
+    try:
+        for name in ("b", "a", "quiet", "gone"):
+            await log.create(name, {**OPTIONS, "name": name}, fence=len(name))
+        await log.append(LogWrite("a", 1, [entry("act", n=1), entry("round", number=1)]))
+        await log.append(LogWrite("b", 1, [entry("act", n=2)]))
+        await log.append(LogWrite("a", 3, [entry("act", n=3)]))
+        await log.append(LogWrite("gone", 1, [entry("act", n=4), entry("close", reason="empty")]))
+        opened = {table.id: table for table in await log.open_tables()}
+        assert sorted(opened) == ["a", "b", "quiet"]
+        for name, table in opened.items():
+            assert table == await log.load(name)
+        assert opened["a"].entries == [entry("round", number=1), entry("act", n=3)] and opened["a"].next_seq == 4
+        assert opened["quiet"].entries == [] and opened["quiet"].next_seq == 1 and opened["quiet"].fence == 5
+    finally:
+        await log.close()
+
+
 async def test_a_fenced_write_is_refused_and_the_rest_of_its_batch_is_written(db: Database) -> None:
     log = TableLog(db)
     try:

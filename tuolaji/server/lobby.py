@@ -148,7 +148,8 @@ class Lobby:
         self.hosts[table.id] = host
         return host
 
-    async def _run_restored(self, opened: OpenTable, fence: int | None) -> bool:
+    async def _run_restored(self, opened: OpenTable, fence: int | None) -> TableHost | None:
+        """Replay ``opened`` and run it here; None if its log cannot be replayed."""
         try:
             table = Table.restore(
                 opened.id,
@@ -160,23 +161,34 @@ class Lobby:
             )
         except Exception:
             log.exception("table %s: its log could not be replayed; it stays closed", opened.id)
-            return False
+            return None
         host = self._host(table, opened.next_seq, fence)
         for seat, player in table.players().items():
             self.bus.seat_changed(player.id, table.id, seat)
         self.bus.table_running(table.id)
         await host.resume()
-        accounts = {seat: await self.accounts.get(player.id) for seat, player in table.players().items()}
-        host.refresh({seat: account for seat, account in accounts.items() if account is not None})
-        return True
+        return host
+
+    async def _refresh_titles(self, hosts: list[TableHost]) -> None:
+        """Show the seated players' current titles at these restored tables (their accounts read at once)."""
+        accounts = await self.accounts.get_many(
+            {player.id for host in hosts for player in host.table.players().values()}
+        )
+        for host in hosts:
+            players = host.table.players().items()
+            host.refresh({seat: accounts[player.id] for seat, player in players if player.id in accounts})
 
     async def restore(self) -> int:
         """One node: restore every table whose log is open and go on with it; how many. (Many nodes
         take tables over through the bus instead, :meth:`adopt`.)"""
         if self.bus.fenced:
             return 0
+        hosts: list[TableHost] = []
         for opened in await self.log.open_tables():
-            await self._run_restored(opened, None)
+            host = await self._run_restored(opened, None)
+            if host is not None:
+                hosts.append(host)
+        await self._refresh_titles(hosts)
         if self.hosts:
             log.info("restored %d open table(s) from their logs", len(self.hosts))
         return len(self.hosts)
@@ -188,10 +200,12 @@ class Lobby:
         opened = await self.log.take(table_id)
         if opened is None:
             return False
-        running = await self._run_restored(opened, opened.fence)
-        if running:
-            log.info("table %s: taken over from its log (fencing token %d)", table_id, opened.fence)
-        return running
+        host = await self._run_restored(opened, opened.fence)
+        if host is None:
+            return False
+        await self._refresh_titles([host])
+        log.info("table %s: taken over from its log (fencing token %d)", table_id, opened.fence)
+        return True
 
     def lost(self, table_id: str) -> None:
         """Another node runs ``table_id`` now: stop serving it here."""

@@ -112,8 +112,18 @@ class TableLog:
     async def open_tables(self) -> list[OpenTable]:
         """Every table whose log is open, to restore at startup."""
         async with self.db.sessions() as session:
-            ids = list((await session.execute(select(LiveTable.id).where(LiveTable.open))).scalars())
-            return [table for table in [await _load(session, table_id) for table_id in ids] if table is not None]
+            tables = list((await session.execute(select(LiveTable).where(LiveTable.open))).scalars())
+            entries: dict[str, list[tuple[int, Any]]] = {table.id: [] for table in tables}
+            rows = await session.execute(
+                select(TableLogEntry.table_id, TableLogEntry.seq, TableLogEntry.entry)
+                .join(LiveTable, LiveTable.id == TableLogEntry.table_id)
+                .where(LiveTable.open)
+                .order_by(TableLogEntry.table_id, TableLogEntry.seq)
+            )
+            for table_id, seq, entry in rows:
+                if table_id in entries:  # not a table opened between the two reads
+                    entries[table_id].append((seq, entry))
+            return [_opened(table, entries[table.id]) for table in tables]
 
     async def load(self, table_id: str) -> OpenTable | None:
         """One open table's log, or None if it is closed or unknown."""
@@ -288,12 +298,15 @@ async def _load(session: AsyncSession, table_id: str) -> OpenTable | None:
     row = await session.get(LiveTable, table_id)
     if row is None or not row.open:
         return None
-    rows = (
-        await session.execute(
-            select(TableLogEntry.seq, TableLogEntry.entry)
-            .where(TableLogEntry.table_id == table_id)
-            .order_by(TableLogEntry.seq)
-        )
-    ).all()
-    last = rows[-1].seq if rows else 0
-    return OpenTable(row.id, dict(row.options), row.fence, [entry for _, entry in rows], last + 1)
+    rows = await session.execute(
+        select(TableLogEntry.seq, TableLogEntry.entry)
+        .where(TableLogEntry.table_id == table_id)
+        .order_by(TableLogEntry.seq)
+    )
+    return _opened(row, [(seq, entry) for seq, entry in rows])
+
+
+def _opened(row: LiveTable, entries: list[tuple[int, Any]]) -> OpenTable:
+    """The open table ``row`` with its log ``entries`` (``(seq, entry)`` in order)."""
+    last = entries[-1][0] if entries else 0
+    return OpenTable(row.id, dict(row.options), row.fence, [entry for _, entry in entries], last + 1)
