@@ -42,7 +42,7 @@ from typing import Any, cast
 
 import httpx
 import uvloop
-from servers import REPO, fresh_database, redis_server, start_server
+from servers import REPO, fresh_database, redis_server, source_trees, start_server
 from sqlalchemy.engine import make_url
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
@@ -434,13 +434,7 @@ def main() -> int:
     )
     parser.add_argument("--json", action="store_true", help="print JSON lines instead of a table")
     args = parser.parse_args()
-    try:
-        trees = [(name, Path(path).resolve()) for name, path in (part.split("=", 1) for part in args.code.split(","))]
-    except ValueError:
-        parser.error(f"--code {args.code!r}: expected NAME=PATH[,NAME=PATH…]")
-    for name, tree in trees:
-        if not (tree / "tuolaji" / "server").is_dir():
-            parser.error(f"--code {name}={tree}: not a tuolaji source tree (no tuolaji/server)")
+    trees = source_trees(parser, args.code)
     counts = [int(part) for part in args.sweep.split(",")] if args.sweep else [args.tables]
     try:
         node_counts = [int(part) for part in args.nodes.split(",")]

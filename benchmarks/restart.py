@@ -29,7 +29,7 @@ from pathlib import Path
 import httpx
 import uvloop
 from load import Seat, open_table
-from servers import REPO, fresh_database, start_server
+from servers import REPO, admin_execute, fresh_database, source_trees, start_server
 from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -68,23 +68,12 @@ def copy_of(db_url: str) -> Iterator[str]:
                     shutil.copy(f"{source}{suffix}", Path(tmp) / f"copy.sqlite3{suffix}")
             yield url.set(database=str(Path(tmp) / "copy.sqlite3")).render_as_string(hide_password=False)
         return
-    import asyncpg  # type: ignore[import-untyped]
-
     name = f"{url.database}_copy"
-    admin = url.set(drivername="postgresql", database="postgres").render_as_string(hide_password=False)
-
-    async def execute(statement: str) -> None:
-        connection = await asyncpg.connect(admin)
-        try:
-            await connection.execute(statement)
-        finally:
-            await connection.close()
-
-    asyncio.run(execute(f"CREATE DATABASE {name} TEMPLATE {url.database}"))
+    admin_execute(db_url, f"CREATE DATABASE {name} TEMPLATE {url.database}")
     try:
         yield url.set(database=name).render_as_string(hide_password=False)
     finally:
-        asyncio.run(execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        admin_execute(db_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def logs_at(db_url: str) -> tuple[int, int]:
@@ -130,13 +119,7 @@ def main() -> int:
     parser.add_argument("--code", default=f"this={REPO}", help="NAME=PATH[,NAME=PATH…]: source trees, in turn")
     parser.add_argument("--postgres", help="postgresql+asyncpg:// URL of a server to make the databases on")
     args = parser.parse_args()
-    try:
-        trees = [(name, Path(path).resolve()) for name, path in (part.split("=", 1) for part in args.code.split(","))]
-    except ValueError:
-        parser.error(f"--code {args.code!r}: expected NAME=PATH[,NAME=PATH…]")
-    for name, tree in trees:
-        if not (tree / "tuolaji" / "server").is_dir():
-            parser.error(f"--code {name}={tree}: not a tuolaji source tree (no tuolaji/server)")
+    trees = source_trees(parser, args.code)
     if not 1 <= args.tables <= MAX_TABLES or not 0 < args.seconds <= 300 or args.rounds < 1:
         parser.error(f"--tables must be 1…{MAX_TABLES}, --seconds 0…300 and --rounds at least 1")
     times: dict[tuple[str, str], list[float]] = {}

@@ -4,6 +4,7 @@ scripts of this folder (which import it as ``servers``)."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import os
@@ -116,21 +117,39 @@ def fresh_database(postgres: str | None) -> Iterator[str]:
         with tempfile.TemporaryDirectory() as tmp:
             yield f"sqlite+aiosqlite:///{Path(tmp) / 'load.sqlite3'}"
         return
-    import asyncpg  # type: ignore[import-untyped]
-
     url = make_url(postgres)
     name = f"load_{os.getpid()}_{time.monotonic_ns()}"
-    admin = url.set(drivername="postgresql").render_as_string(hide_password=False)
+    admin_execute(postgres, f"CREATE DATABASE {name}")
+    try:
+        yield url.set(database=name).render_as_string(hide_password=False)
+    finally:
+        admin_execute(postgres, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
-    async def execute(statement: str) -> None:
-        connection = await asyncpg.connect(admin)
+
+def admin_execute(postgres: str, statement: str) -> None:
+    """Run ``statement`` (e.g. ``CREATE DATABASE``, outside any transaction) on the PostgreSQL server of
+    the URL ``postgres``, connected to its ``postgres`` database."""
+    import asyncpg  # type: ignore[import-untyped]
+
+    admin = make_url(postgres).set(drivername="postgresql", database="postgres")
+
+    async def execute() -> None:
+        connection = await asyncpg.connect(admin.render_as_string(hide_password=False))
         try:
             await connection.execute(statement)
         finally:
             await connection.close()
 
-    asyncio.run(execute(f"CREATE DATABASE {name}"))
+    asyncio.run(execute())
+
+
+def source_trees(parser: argparse.ArgumentParser, spec: str) -> list[tuple[str, Path]]:
+    """The source trees of a ``--code NAME=PATH[,NAME=PATH…]`` option (a parser error for a bad one)."""
     try:
-        yield url.set(database=name).render_as_string(hide_password=False)
-    finally:
-        asyncio.run(execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        trees = [(name, Path(path).resolve()) for name, path in (part.split("=", 1) for part in spec.split(","))]
+    except ValueError:
+        parser.error(f"--code {spec!r}: expected NAME=PATH[,NAME=PATH…]")
+    for name, tree in trees:
+        if not (tree / "tuolaji" / "server").is_dir():
+            parser.error(f"--code {name}={tree}: not a tuolaji source tree (no tuolaji/server)")
+    return trees
