@@ -1,7 +1,9 @@
 """What the search's choices late in a hand are worth on the true deal, under variants of the search.
 
 Hands the heuristic plays against itself (heuristic bidding, seed ``--seed``); every position with
-``--most-cards`` cards in hand or fewer where the search compares more than one candidate is kept.
+``--most-cards`` cards in hand or fewer (and at least ``--fewest-cards``: ``--most-cards 54
+--fewest-cards 17`` judges the middle of the hand instead) where the search compares more than one
+candidate is kept.
 For each setting (``name=value[,name=value…]`` as one argument per setting, fields of
 :class:`~tuolaji.bots.players.search.SearchConfig`; ``-`` for the defaults), the search picks a move in
 every position, and the move is valued on the true deal: the hand played to
@@ -37,14 +39,15 @@ Position = tuple[SeatView, list[list[int]]]
 Z95 = 1.959964
 
 
-def positions(seed: int, deals: int, most_cards: int) -> list[Position]:
-    """Views of contested late moves in heuristic hands, with the true hands."""
+def positions(seed: int, deals: int, most_cards: int, fewest_cards: int = 0) -> list[Position]:
+    """Views of contested moves with ``fewest_cards`` … ``most_cards`` cards in hand in heuristic
+    hands, with the true hands."""
     found: list[Position] = []
     searcher = SearchBot()
 
     def visit(round_: Round, view: SeatView) -> None:
         sit = Situation.from_view(view)
-        if sit.hand_size <= most_cards and len(searcher.candidates_for(sit)) > 1:
+        if fewest_cards <= sit.hand_size <= most_cards and len(searcher.candidates_for(sit)) > 1:
             found.append((view, [counts_of(round_.view(s).hand) for s in range(4)]))
 
     self_play(seed, deals, visit)
@@ -95,9 +98,11 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=30, help="hands to take positions from (default 30)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--most-cards", type=int, default=16, help="positions from this many cards down")
+    parser.add_argument("--fewest-cards", type=int, default=0, help="positions down to this many cards")
     args = parser.parse_args()
-    found = positions(args.seed, args.deals, args.most_cards)
-    print(f"{len(found)} positions from {args.deals} hands, {args.most_cards} cards in hand or fewer")
+    found = positions(args.seed, args.deals, args.most_cards, args.fewest_cards)
+    span = f"{args.fewest_cards}–{args.most_cards}"
+    print(f"{len(found)} positions from {args.deals} hands, {span} cards in hand")
     first: list[float] | None = None
     for setting in args.settings:
         names = [] if setting == "-" else setting.split(",")

@@ -4,8 +4,10 @@ Every number below is a field of the bot's :class:`SearchConfig`. For a move, th
 few candidates (``candidates``; its own choice first) are each tried against the same deals of the
 hidden cards. A move with one candidate is played at once. The deals are sampled
 (:mod:`tuolaji.bots.knowledge.sampling`: consistent with the cards seen, the voids shown, the pairs a
-seat has shown it lacks, R24 caps, and the level cards shown in bids); late in the hand
-(``replay_from`` cards in hand or fewer) they come from a
+seat has shown it lacks, R24 caps, and the level cards shown in bids) and then mended by up to
+``mend_swaps`` swaps towards a deal on which the other seats' past follows were all legal
+(:mod:`tuolaji.bots.knowledge.legal_follows`, R22–R25; a rule, so it holds for people too). Late in
+the hand (``replay_from`` cards in hand or fewer) they come from a
 :class:`~tuolaji.bots.knowledge.replay_chain.ReplayChain` instead: a sampled deal moved, ``burn_in``
 card swaps between two other seats before the first deal and ``gap`` between two deals, towards
 deals on which the other seats' last ``replay_depth`` moves each, replayed with the heuristic, are
@@ -34,9 +36,10 @@ gain is at least ``switch_margin`` per deal and stays above zero ``switch_z`` st
 Determinism and the time budget: the number of play-outs is computed from the budget, not
 measured: ``play-outs = budget_ms / (expected play-out moves × cost per move)`` (at least two),
 where the cost per move (``ms_per_move``, growing with the cards in hand) was measured on the
-reference machine; each deal spends one play-out per candidate still in the race, and each move a
-chain replays ``replay_cost`` play-out moves. So a seed and a view always give the same move, on any
-machine; on a slower machine a move takes proportionally longer than the budget.
+reference machine; each deal spends one play-out per candidate still in the race, each move a
+chain replays ``replay_cost`` play-out moves and each past follow checked ``check_cost``. So a seed
+and a view always give the same move, on any machine; on a slower machine a move takes
+proportionally longer than the budget.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 
 from tuolaji.bots.base import Bot
+from tuolaji.bots.knowledge.legal_follows import PastFollows, mend
 from tuolaji.bots.knowledge.replay_chain import PastMoves, ReplayChain
 from tuolaji.bots.knowledge.sampling import sample_hands
 from tuolaji.bots.knowledge.situation import Situation
@@ -113,6 +117,12 @@ class SearchConfig:
     """Share of the chain's swaps that give away a card a failing replay played."""
     replay_cost: float = 2.5
     """What replaying one move costs, in play-out moves."""
+    mend_swaps: int = 30
+    """Before the replay chain takes over, swaps that may move each sampled deal towards one on which
+    the other seats' past follows were all legal (:func:`~tuolaji.bots.knowledge.legal_follows.mend`;
+    0: none)."""
+    check_cost: float = 0.15
+    """What checking one past follow costs, in play-out moves."""
 
     def __post_init__(self) -> None:
         if self.budget_ms <= 0 or self.horizon_tricks < 1 or self.candidates < 1:
@@ -253,12 +263,18 @@ class SearchBot(Bot):
 
     def deals(self, view: SeatView, sit: Situation, rng: random.Random, per_playout: float) -> Deals:
         """The deals to play out, each with what it cost beyond sampling, in play-outs of
-        ``per_playout`` moves: sampled ones, or late in the hand those of a replay chain."""
+        ``per_playout`` moves: sampled and mended ones, or late in the hand those of a replay chain."""
         config = self.config
+        plays = trick_plays(view.tricks, view.trick)
         if sit.hand_size > config.replay_from:
+            follows = PastFollows(sit, plays, view.illegal_follow == "reject")
             while True:
-                yield sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng), 0.0
-        past = PastMoves(sit, trick_plays(view.tricks, view.trick), config.replay_depth, config.replay_partner)
+                hands = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng)
+                if config.mend_swaps:
+                    mend(follows, hands, rng, config.mend_swaps)
+                yield hands, config.check_cost * follows.checks / per_playout
+                follows.checks = 0
+        past = PastMoves(sit, plays, config.replay_depth, config.replay_partner)
         first = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng)
         chain = ReplayChain(past, first, rng, config.aimed)
         chain.run(config.burn_in)
