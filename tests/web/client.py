@@ -87,8 +87,10 @@ class Player:
         return True
 
     def wait_for_play(self) -> None:
+        """Wait until the deal and the bidding are over (216 cards at the tests' pace take over 2 s,
+        more on a busy machine: the CI dry run beside an arena once needed more than 5)."""
         phase = re.compile("playing|review|finished")
-        expect(self.page.locator(self.table)).to_have_attribute("data-phase", phase)
+        expect(self.page.locator(self.table)).to_have_attribute("data-phase", phase, timeout=20_000)
 
     def wait_for_turn_or_end(self) -> bool:
         """Wait until it is my turn (True) or the settlement shows (False)."""
