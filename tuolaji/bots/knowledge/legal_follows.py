@@ -57,13 +57,13 @@ class PastFollows:
         self.sit = sit
         table = sit.table
         finished = len(plays) - 1
-        order: list[tuple[int, Sequence[PlayRecord], int]] = []
+        order: list[tuple[Sequence[PlayRecord], int]] = []
         for number, trick in enumerate(plays):
             if trick and (number < finished or current_stands):
-                order.extend((number, trick, index) for index in range(len(trick)))
+                order.extend((trick, index) for index in range(len(trick)))
         since = [[0] * KINDS for _ in range(4)]
         self.by_seat: list[list[PastFollow]] = [[], [], [], []]
-        for _, trick, index in reversed(order):
+        for trick, index in reversed(order):
             play = trick[index]
             for card in play.cards:
                 since[play.seat][card] += 1
