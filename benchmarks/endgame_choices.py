@@ -13,7 +13,9 @@ noisy than an arena, since every setting is judged on the same positions with ex
 it judges one move at a time against heuristic players, not whole hands.
 A setting may also name ``chains=K`` (not a field): late deals are then taken in turn from ``K``
 replay chains, each started from its own sampled deal with its own burn-in (more distinct deals for
-``K`` burn-ins' cost; an experiment, not a search option).
+``K`` burn-ins' cost; an experiment, not a search option), and ``mended_start=1`` (not a field
+either) mends each chain's first deal as the search mends its sampled ones (R22–R25, checks charged
+to the budget alike) before the burn-in.
 Run: ``.venv/bin/python benchmarks/endgame_choices.py --deals 30 --seed 7 - replay_from=0``.
 """
 
@@ -24,6 +26,7 @@ import math
 import random
 import time
 
+from tuolaji.bots.knowledge.legal_follows import PastFollows, mend
 from tuolaji.bots.knowledge.replay_chain import PastMoves, ReplayChain
 from tuolaji.bots.knowledge.sampling import sample_hands
 from tuolaji.bots.knowledge.shapes import counts_of
@@ -55,28 +58,36 @@ def positions(seed: int, deals: int, most_cards: int, fewest_cards: int = 0) -> 
 
 
 class ManyChains(SearchBot):
-    """The search with its late deals taken in turn from ``chains`` replay chains."""
+    """The search with its late deals taken in turn from ``chains`` replay chains, each started from
+    a sampled deal that is mended first if ``mended_start``."""
 
-    def __init__(self, seed: int, config: SearchConfig, chains: int) -> None:
+    def __init__(self, seed: int, config: SearchConfig, chains: int, mended_start: bool) -> None:
         super().__init__(seed, config)
         self.chains = chains
+        self.mended_start = mended_start
 
     def deals(self, view: SeatView, sit: Situation, rng: random.Random, per_playout: float) -> Deals:
         config = self.config
-        if self.chains == 1 or sit.hand_size > config.replay_from:
+        if (self.chains == 1 and not self.mended_start) or sit.hand_size > config.replay_from:
             yield from super().deals(view, sit, rng, per_playout)
             return
-        past = PastMoves(sit, trick_plays(view.tricks, view.trick), config.replay_depth, config.replay_partner)
+        plays = trick_plays(view.tricks, view.trick)
+        past = PastMoves(sit, plays, config.replay_depth, config.replay_partner)
+        follows = PastFollows(sit, plays, view.illegal_follow == "reject")
         runs = []
         for _ in range(self.chains):
             first = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng)
+            if self.mended_start:
+                mend(follows, first, rng, config.mend_swaps)
             chain = ReplayChain(past, first, rng, config.aimed)
             chain.run(config.burn_in)
             runs.append(chain)
         while True:
             for chain in runs:
-                yield chain.deal(), config.replay_cost * past.replayed / per_playout
+                cost = config.replay_cost * past.replayed + config.check_cost * follows.checks
+                yield chain.deal(), cost / per_playout
                 past.replayed = 0
+                follows.checks = 0
                 chain.run(config.gap)
 
 
@@ -106,14 +117,16 @@ def main() -> None:
     first: list[float] | None = None
     for setting in args.settings:
         names = [] if setting == "-" else setting.split(",")
-        chains = int(next((name.split("=")[1] for name in names if name.startswith("chains=")), 1))
-        config = SearchConfig.from_settings([name for name in names if not name.startswith("chains=")])
+        extra = {
+            key: int(value) for key, value in (name.split("=") for name in names) if key in ("chains", "mended_start")
+        }
+        config = SearchConfig.from_settings([name for name in names if name.split("=")[0] not in extra])
         gains: list[float] = []
         switched = 0
         seconds = 0.0
         for number, (view, real) in enumerate(found):
             sit = Situation.from_view(view)
-            bot = ManyChains(number, config, chains)
+            bot = ManyChains(number, config, extra.get("chains", 1), bool(extra.get("mended_start", 0)))
             heuristic = bot.candidates_for(sit)[0]
             start = time.process_time()
             choice = bot.play(view)
