@@ -40,6 +40,8 @@ from tuolaji.game.view import SeatView
 
 Position = tuple[SeatView, list[list[int]]]
 Z95 = 1.959964
+EXTRA = ("chains", "mended_start")
+"""Settings of this benchmark's experiments, not fields of SearchConfig."""
 
 
 def positions(seed: int, deals: int, most_cards: int, fewest_cards: int = 0) -> list[Position]:
@@ -117,10 +119,8 @@ def main() -> None:
     first: list[float] | None = None
     for setting in args.settings:
         names = [] if setting == "-" else setting.split(",")
-        extra = {
-            key: int(value) for key, value in (name.split("=") for name in names) if key in ("chains", "mended_start")
-        }
-        config = SearchConfig.from_settings([name for name in names if name.split("=")[0] not in extra])
+        extra = {key: int(value) for key, _, value in (name.partition("=") for name in names) if key in EXTRA}
+        config = SearchConfig.from_settings([name for name in names if name.partition("=")[0] not in EXTRA])
         gains: list[float] = []
         switched = 0
         seconds = 0.0
