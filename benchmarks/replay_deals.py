@@ -5,10 +5,8 @@ Hands the heuristic plays against itself (heuristic bidding); at every third mov
 same deal after ``--steps`` swaps of a :class:`~tuolaji.bots.knowledge.replay_chain.ReplayChain` (the search's
 burn-in): the share of the hidden cards each puts in the right hand, by cards in hand, and how often
 the chain reached a deal that replays every past move. Also the CPU time per swap and the moves
-replayed per swap. With ``--follows`` the chain starts from the sampled deal mended
-(:func:`~tuolaji.bots.knowledge.legal_follows.mend`, the search's ``mend_swaps``) and refuses swaps
-that make more past follows illegal (R22–R25), as the search's chain does.
-Run: ``.venv/bin/python benchmarks/replay_deals.py [--deals N] [--steps S] [--depth D] [--follows]``.
+replayed per swap.
+Run: ``.venv/bin/python benchmarks/replay_deals.py [--deals N] [--steps S] [--depth D]``.
 """
 
 from __future__ import annotations
@@ -18,7 +16,6 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from tuolaji.bots.knowledge.legal_follows import PastFollows, mend
 from tuolaji.bots.knowledge.replay_chain import PastMoves, ReplayChain
 from tuolaji.bots.knowledge.sampling import sample_hands
 from tuolaji.bots.knowledge.shapes import counts_of
@@ -76,7 +73,6 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=DEFAULTS.burn_in, help="swaps proposed (default: the search's)")
     parser.add_argument("--depth", type=int, default=DEFAULTS.replay_depth, help="moves replayed per seat")
     parser.add_argument("--aimed", type=float, default=DEFAULTS.aimed, help="share of aimed swaps")
-    parser.add_argument("--follows", action="store_true", help="keep the chain to legal past follows")
     parser.add_argument("--most-cards", type=int, default=24, help="from this many cards in hand down (default 24)")
     args = parser.parse_args()
     buckets: dict[int, Bucket] = {}
@@ -94,13 +90,8 @@ def main() -> None:
             rng = random.Random(moves)
             sampled = sample_hands(sit.table, sit.know, seat, sit.counts, view.hand_sizes, rng)
             start = time.process_time()
-            plays = trick_plays(view.tricks, view.trick)
-            past = PastMoves(sit, plays, args.depth)
-            follows = PastFollows(sit, plays, view.illegal_follow == "reject") if args.follows else None
-            start_deal = [list(hand) for hand in sampled]
-            if follows:
-                mend(follows, start_deal, rng, DEFAULTS.mend_swaps)
-            chain = ReplayChain(past, start_deal, rng, args.aimed, follows)
+            past = PastMoves(sit, trick_plays(view.tricks, view.trick), args.depth)
+            chain = ReplayChain(past, sampled, rng, args.aimed)
             chain.run(args.steps)
             seconds += time.process_time() - start
             steps += args.steps

@@ -30,7 +30,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tuolaji.bots.knowledge.legal_follows import PastFollow, PastFollows
 from tuolaji.bots.knowledge.shapes import class_size
 from tuolaji.bots.knowledge.situation import Situation, Trick
 from tuolaji.bots.knowledge.tracking import NO_KNOWN, Knowledge, plays_with_voids
@@ -115,20 +114,11 @@ class PastMoves:
 class ReplayChain:
     """Deals of the hidden cards, moved one swap at a time towards deals the past moves agree with."""
 
-    def __init__(
-        self,
-        past: PastMoves,
-        hands: list[list[int]],
-        rng: random.Random,
-        aimed: float,
-        follows: PastFollows | None = None,
-    ) -> None:
+    def __init__(self, past: PastMoves, hands: list[list[int]], rng: random.Random, aimed: float) -> None:
         """Start from the sampled deal ``hands`` (all four seats; the viewer's own hand is kept).
         ``aimed``: how often a swap gives up a card a failing move suggests the seat lacks
-        (:meth:`suspect`). With ``follows``, no swap makes more of those past follows illegal
-        (R22–R25)."""
+        (:meth:`suspect`)."""
         self.past = past
-        self.follows = follows
         self.aimed = aimed
         self.hands = [list(hand) for hand in hands]
         self.rng = rng
@@ -137,8 +127,6 @@ class ReplayChain:
         """The seats whose cards are swapped (the viewer's own hand is known, an empty one has none)."""
         self.replays = [[past.replay(move, self.hands[seat]) for move in past.moves[seat]] for seat in range(4)]
         """Per seat and past move, the heuristic's move on the current deal."""
-        self.broken = [follows.broken(seat, self.hands[seat]) if follows else [] for seat in range(4)]
-        """Per seat, the ``follows`` the current deal makes illegal."""
 
     @property
     def fails(self) -> list[list[bool]]:
@@ -182,11 +170,6 @@ class ReplayChain:
         classes = {self.past.sit.table.cls[give], self.past.sit.table.cls[take]}
         self._move(first, give, take)
         self._move(second, take, give)
-        broken = self._broken_after(first, second, classes)
-        if broken is None:
-            self._move(first, take, give)
-            self._move(second, give, take)
-            return
         fails = self.fails
         allowed = sum(fails[first]) + sum(fails[second])
         fresh: dict[int, list[tuple[int, ...]]] = {}
@@ -200,24 +183,6 @@ class ReplayChain:
             allowed -= sum(self._fails(seat, replays))
         self.replays[first] = fresh[first]
         self.replays[second] = fresh[second]
-        self.broken[first], self.broken[second] = broken
-
-    def _broken_after(
-        self, first: int, second: int, classes: set[int]
-    ) -> tuple[list[PastFollow], list[PastFollow]] | None:
-        """The two seats' illegal past follows after a swap of cards of ``classes`` (only follows to
-        leads of those classes can change), or None if the swap makes more of them illegal."""
-        follows = self.follows
-        if follows is None:
-            return [], []
-        now = [
-            [follow for follow in self.broken[seat] if follow.cls not in classes]
-            + follows.broken(seat, self.hands[seat], classes)
-            for seat in (first, second)
-        ]
-        if len(now[0]) + len(now[1]) > len(self.broken[first]) + len(self.broken[second]):
-            return None
-        return now[0], now[1]
 
     def suspect(self) -> tuple[int, int] | None:
         """A seat and a card it holds now that the heuristic, on the current deal, would have played

@@ -123,10 +123,6 @@ class SearchConfig:
     0: none)."""
     check_cost: float = 0.15
     """What checking one past follow costs, in play-out moves."""
-    chain_follows: bool = False
-    """Whether the replay chain starts from a mended deal and refuses swaps that make more past
-    follows illegal (R22–R25)."""
-    """What checking one past follow costs, in play-out moves."""
 
     def __post_init__(self) -> None:
         if self.budget_ms <= 0 or self.horizon_tricks < 1 or self.candidates < 1:
@@ -280,17 +276,11 @@ class SearchBot(Bot):
                 follows.checks = 0
         past = PastMoves(sit, plays, config.replay_depth, config.replay_partner)
         first = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng)
-        chain_follows = PastFollows(sit, plays, view.illegal_follow == "reject") if config.chain_follows else None
-        if chain_follows:
-            mend(chain_follows, first, rng, config.mend_swaps)
-        chain = ReplayChain(past, first, rng, config.aimed, chain_follows)
+        chain = ReplayChain(past, first, rng, config.aimed)
         chain.run(config.burn_in)
         while True:
-            checks = chain_follows.checks if chain_follows else 0
-            yield chain.deal(), (config.replay_cost * past.replayed + config.check_cost * checks) / per_playout
+            yield chain.deal(), config.replay_cost * past.replayed / per_playout
             past.replayed = 0
-            if chain_follows:
-                chain_follows.checks = 0
             chain.run(config.gap)
 
 
