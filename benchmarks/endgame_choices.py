@@ -16,6 +16,10 @@ replay chains, each started from its own sampled deal with its own burn-in (more
 ``K`` burn-ins' cost; an experiment, not a search option), and ``mended_start=1`` (not a field
 either) mends each chain's first deal as the search mends its sampled ones (R22–R25, checks charged
 to the budget alike) before the burn-in.
+With ``--by-kind`` each setting's gain is also given for leads and follows apart, by cards in hand
+(8 or fewer, 9–16, 17–30, 31–54), beside the ceiling of its candidates: the gain had it picked, in
+every position, whichever of them does best on the true deal (what perfect knowledge of the hidden
+cards would give, with the same candidates).
 Run: ``.venv/bin/python benchmarks/endgame_choices.py --deals 30 --seed 7 - replay_from=0``.
 """
 
@@ -40,6 +44,8 @@ from tuolaji.game.view import SeatView
 
 Position = tuple[SeatView, list[list[int]]]
 Z95 = 1.959964
+BANDS = ((0, 8), (9, 16), (17, 30), (31, 54))
+"""Cards in hand, for ``--by-kind``."""
 EXTRA = ("chains", "mended_start")
 """Settings of this benchmark's experiments, not fields of SearchConfig."""
 
@@ -112,6 +118,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--most-cards", type=int, default=16, help="positions from this many cards down")
     parser.add_argument("--fewest-cards", type=int, default=0, help="positions down to this many cards")
+    parser.add_argument("--by-kind", action="store_true", help="gains of leads and follows apart, with a ceiling")
     args = parser.parse_args()
     found = positions(args.seed, args.deals, args.most_cards, args.fewest_cards)
     span = f"{args.fewest_cards}–{args.most_cards}"
@@ -122,6 +129,8 @@ def main() -> None:
         extra = {key: int(value) for key, _, value in (name.partition("=") for name in names) if key in EXTRA}
         config = SearchConfig.from_settings([name for name in names if name.partition("=")[0] not in EXTRA])
         gains: list[float] = []
+        ceilings: list[float] = []
+        moved: list[bool] = []
         switched = 0
         seconds = 0.0
         for number, (view, real) in enumerate(found):
@@ -132,11 +141,11 @@ def main() -> None:
             choice = bot.play(view)
             seconds += time.process_time() - start
             switched += choice != heuristic
-            gains.append(
-                true_value(sit, real, choice, config) - true_value(sit, real, heuristic, config)
-                if choice != heuristic
-                else 0.0
-            )
+            moved.append(choice != heuristic)
+            base = true_value(sit, real, heuristic, config)
+            gains.append(true_value(sit, real, choice, config) - base if choice != heuristic else 0.0)
+            if args.by_kind:
+                ceilings.append(max(true_value(sit, real, move, config) for move in bot.candidates_for(sit)) - base)
         mean, half = mean_and_half(gains)
         line = f"{setting}: {mean:+.4f} ± {half:.4f} per position over the heuristic's choice, {switched} switches"
         line += f", {1000 * seconds / max(1, len(found)):.1f} ms CPU per move"
@@ -146,6 +155,24 @@ def main() -> None:
             paired = mean_and_half([g - f for g, f in zip(gains, first, strict=True)])
             line += f"; against the first setting {paired[0]:+.4f} ± {paired[1]:.4f}"
         print(line, flush=True)
+        if args.by_kind:
+            print_by_kind(found, gains, ceilings, moved)
+
+
+def print_by_kind(found: list[Position], gains: list[float], ceilings: list[float], moved: list[bool]) -> None:
+    """Gains and ceilings of leads and follows apart, by cards in hand (``--by-kind``)."""
+    kinds = [("follows" if view.trick else "leads", len(view.hand)) for view, _ in found]
+    for kind in ("leads", "follows"):
+        for low, high in BANDS:
+            chosen = [i for i, (k, cards) in enumerate(kinds) if k == kind and low <= cards <= high]
+            if len(chosen) < 2:
+                continue
+            mean, half = mean_and_half([gains[i] for i in chosen])
+            ceiling = sum(ceilings[i] for i in chosen) / len(chosen)
+            print(
+                f"  {kind}, {low}–{high} cards: {len(chosen)} positions, {mean:+.4f} ± {half:.4f}, "
+                f"{sum(moved[i] for i in chosen)} switches; the candidates' ceiling {ceiling:+.4f}"
+            )
 
 
 if __name__ == "__main__":
