@@ -131,23 +131,26 @@ def main() -> None:
         gains: list[float] = []
         ceilings: list[float] = []
         moved: list[bool] = []
-        switched = 0
         seconds = 0.0
         for number, (view, real) in enumerate(found):
             sit = Situation.from_view(view)
             bot = ManyChains(number, config, extra.get("chains", 1), bool(extra.get("mended_start", 0)))
-            heuristic = bot.candidates_for(sit)[0]
+            candidates = bot.candidates_for(sit)
+            heuristic = candidates[0]
             start = time.process_time()
             choice = bot.play(view)
             seconds += time.process_time() - start
-            switched += choice != heuristic
             moved.append(choice != heuristic)
-            base = true_value(sit, real, heuristic, config)
-            gains.append(true_value(sit, real, choice, config) - base if choice != heuristic else 0.0)
             if args.by_kind:
-                ceilings.append(max(true_value(sit, real, move, config) for move in bot.candidates_for(sit)) - base)
+                values = {move: true_value(sit, real, move, config) for move in candidates}
+                gains.append(values[choice] - values[heuristic])
+                ceilings.append(max(values.values()) - values[heuristic])
+            elif choice != heuristic:
+                gains.append(true_value(sit, real, choice, config) - true_value(sit, real, heuristic, config))
+            else:
+                gains.append(0.0)
         mean, half = mean_and_half(gains)
-        line = f"{setting}: {mean:+.4f} ± {half:.4f} per position over the heuristic's choice, {switched} switches"
+        line = f"{setting}: {mean:+.4f} ± {half:.4f} per position over the heuristic's choice, {sum(moved)} switches"
         line += f", {1000 * seconds / max(1, len(found)):.1f} ms CPU per move"
         if first is None:
             first = gains
