@@ -87,7 +87,7 @@ class ManyChains(SearchBot):
             first = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng)
             if self.mended_start:
                 mend(follows, first, rng, config.mend_swaps)
-            chain = ReplayChain(past, first, rng, config.aimed, config.pair_swaps)
+            chain = ReplayChain(past, first, rng, config.aimed)
             chain.run(config.burn_in)
             runs.append(chain)
         while True:

@@ -73,7 +73,6 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=DEFAULTS.burn_in, help="swaps proposed (default: the search's)")
     parser.add_argument("--depth", type=int, default=DEFAULTS.replay_depth, help="moves replayed per seat")
     parser.add_argument("--aimed", type=float, default=DEFAULTS.aimed, help="share of aimed swaps")
-    parser.add_argument("--pairs", type=float, default=DEFAULTS.pair_swaps, help="share of pair swaps")
     parser.add_argument("--most-cards", type=int, default=24, help="from this many cards in hand down (default 24)")
     args = parser.parse_args()
     buckets: dict[int, Bucket] = {}
@@ -92,7 +91,7 @@ def main() -> None:
             sampled = sample_hands(sit.table, sit.know, seat, sit.counts, view.hand_sizes, rng)
             start = time.process_time()
             past = PastMoves(sit, trick_plays(view.tricks, view.trick), args.depth)
-            chain = ReplayChain(past, sampled, rng, args.aimed, args.pairs)
+            chain = ReplayChain(past, sampled, rng, args.aimed)
             chain.run(args.steps)
             seconds += time.process_time() - start
             steps += args.steps

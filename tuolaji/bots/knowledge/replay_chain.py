@@ -114,16 +114,12 @@ class PastMoves:
 class ReplayChain:
     """Deals of the hidden cards, moved one swap at a time towards deals the past moves agree with."""
 
-    def __init__(
-        self, past: PastMoves, hands: list[list[int]], rng: random.Random, aimed: float, pairs: float = 0.0
-    ) -> None:
+    def __init__(self, past: PastMoves, hands: list[list[int]], rng: random.Random, aimed: float) -> None:
         """Start from the sampled deal ``hands`` (all four seats; the viewer's own hand is kept).
         ``aimed``: how often a swap gives up a card a failing move suggests the seat lacks
-        (:meth:`suspect`); ``pairs``: how often a swap whose two cards each seat holds twice or more
-        moves two of each."""
+        (:meth:`suspect`)."""
         self.past = past
         self.aimed = aimed
-        self.pairs = pairs
         self.hands = [list(hand) for hand in hands]
         self.rng = rng
         sit = past.sit
@@ -169,22 +165,19 @@ class ReplayChain:
             first, give = suspect
             second = rng.choice([seat for seat in self.others if seat != first])
         take = self._pick(second)
-        hands = self.hands
-        doubled = hands[first][give] >= 2 and hands[second][take] >= 2
-        many = 2 if self.pairs and doubled and rng.random() < self.pairs else 1
-        if give == take or not (self._may_swap(first, give, take, many) and self._may_swap(second, take, give, many)):
+        if give == take or not (self._may_swap(first, give, take) and self._may_swap(second, take, give)):
             return
         classes = {self.past.sit.table.cls[give], self.past.sit.table.cls[take]}
-        self._move(first, give, take, many)
-        self._move(second, take, give, many)
+        self._move(first, give, take)
+        self._move(second, take, give)
         fails = self.fails
         allowed = sum(fails[first]) + sum(fails[second])
         fresh: dict[int, list[tuple[int, ...]]] = {}
         for seat in (first, second):
             replays = self._replay(seat, classes, allowed)
             if replays is None:
-                self._move(first, take, give, many)
-                self._move(second, give, take, many)
+                self._move(first, take, give)
+                self._move(second, give, take)
                 return
             fresh[seat] = replays
             allowed -= sum(self._fails(seat, replays))
@@ -217,21 +210,21 @@ class ReplayChain:
             index -= count
         raise AssertionError("unreachable: index within the hand")
 
-    def _may_swap(self, seat: int, give: int, take: int, many: int) -> bool:
-        """Whether ``seat`` may give up ``many`` cards of ``give`` and hold ``many`` more of ``take``."""
+    def _may_swap(self, seat: int, give: int, take: int) -> bool:
+        """Whether ``seat`` may give up a card of ``give`` and hold one more of ``take``."""
         know = self.past.sit.know
         table = self.past.sit.table
-        if self.hands[seat][give] - many < know.known[seat][give]:
+        if self.hands[seat][give] <= know.known[seat][give]:
             return False
         cls = table.cls[take]
         if cls in know.voids[seat]:
             return False
-        holding = self.hands[seat][take] + many
+        holding = self.hands[seat][take] + 1
         return holding <= know.caps[seat].get(cls, DECKS)
 
-    def _move(self, seat: int, give: int, take: int, many: int) -> None:
-        self.hands[seat][give] -= many
-        self.hands[seat][take] += many
+    def _move(self, seat: int, give: int, take: int) -> None:
+        self.hands[seat][give] -= 1
+        self.hands[seat][take] += 1
 
     def _replay(self, seat: int, classes: set[int], allowed: int) -> list[tuple[int, ...]] | None:
         """The seat's replays after a swap of cards of ``classes``, or None once surely more than

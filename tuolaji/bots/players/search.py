@@ -76,8 +76,6 @@ class SearchConfig:
     """Time budget per move on the reference machine (turned into a number of play-outs)."""
     candidates: int = 4
     """How many of the heuristic's best moves are searched."""
-    late_leads: int = 4
-    """How many of the heuristic's best leads are searched from ``replay_from`` cards in hand down."""
     horizon_tricks: int = 6
     """Play-outs stop after this many tricks (the points still in the hands are then shared by strength)."""
     endgame_cards: int = 16
@@ -117,8 +115,6 @@ class SearchConfig:
     """Swaps proposed between two deals."""
     aimed: float = 0.5
     """Share of the chain's swaps that give away a card a failing replay played."""
-    pair_swaps: float = 0.0
-    """Share of the chain's swaps that, where each seat holds two or more of its card, move two of each."""
     replay_cost: float = 2.5
     """What replaying one move costs, in play-out moves."""
     mend_swaps: int = 30
@@ -240,8 +236,7 @@ class SearchBot(Bot):
         """The moves compared, the heuristic's choice first: its best legal follows or its best leads."""
         if sit.trick:
             return legal_follows(sit, ranked_follows(sit), self.config.candidates)
-        late = sit.hand_size <= self.config.replay_from
-        return ranked_leads(sit)[: self.config.late_leads if late else self.config.candidates]
+        return ranked_leads(sit)[: self.config.candidates]
 
     def race(self, view: SeatView, sit: Situation, candidates: Sequence[tuple[int, ...]]) -> list[list[float]]:
         """Each candidate's values over the deals it was played out on (see the module docstring):
@@ -281,7 +276,7 @@ class SearchBot(Bot):
                 follows.checks = 0
         past = PastMoves(sit, plays, config.replay_depth, config.replay_partner)
         first = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng)
-        chain = ReplayChain(past, first, rng, config.aimed, config.pair_swaps)
+        chain = ReplayChain(past, first, rng, config.aimed)
         chain.run(config.burn_in)
         while True:
             yield chain.deal(), config.replay_cost * past.replayed / per_playout
