@@ -20,6 +20,9 @@ With ``--by-kind`` each setting's gain is also given for leads and follows apart
 (8 or fewer, 9–16, 17–30, 31–54), beside the ceiling of its candidates: the gain had it picked, in
 every position, whichever of them does best on the true deal (what perfect knowledge of the hidden
 cards would give, with the same candidates).
+With ``--searchers`` the hands are played by the search (its defaults) at seats 0 and 2 and the
+heuristic at 1 and 3, as in the arena, and only the search's positions are kept: the partner's
+past moves are then the search's, which the heuristic does not always replay.
 Run: ``.venv/bin/python benchmarks/endgame_choices.py --deals 30 --seed 7 - replay_from=0``.
 """
 
@@ -30,6 +33,7 @@ import math
 import random
 import time
 
+from tuolaji.bots.base import Bot
 from tuolaji.bots.knowledge.legal_follows import PastFollows, mend
 from tuolaji.bots.knowledge.replay_chain import PastMoves, ReplayChain
 from tuolaji.bots.knowledge.sampling import sample_hands
@@ -50,18 +54,22 @@ EXTRA = ("chains", "mended_start")
 """Settings of this benchmark's experiments, not fields of SearchConfig."""
 
 
-def positions(seed: int, deals: int, most_cards: int, fewest_cards: int = 0) -> list[Position]:
+def positions(seed: int, deals: int, most_cards: int, fewest_cards: int = 0, searchers: bool = False) -> list[Position]:
     """Views of contested moves with ``fewest_cards`` … ``most_cards`` cards in hand in heuristic
-    hands, with the true hands."""
+    hands (or with ``searchers``, the search's moves in hands it plays at seats 0 and 2), with the
+    true hands."""
     found: list[Position] = []
     searcher = SearchBot()
+    bots: dict[int, Bot] = {seat: SearchBot(seed * 4 + seat) for seat in (0, 2)} if searchers else {}
 
     def visit(round_: Round, view: SeatView) -> None:
         sit = Situation.from_view(view)
+        if searchers and sit.seat not in bots:
+            return
         if fewest_cards <= sit.hand_size <= most_cards and len(searcher.candidates_for(sit)) > 1:
             found.append((view, [counts_of(round_.view(s).hand) for s in range(4)]))
 
-    self_play(seed, deals, visit)
+    self_play(seed, deals, visit, bots=bots)
     return found
 
 
@@ -80,7 +88,7 @@ class ManyChains(SearchBot):
             yield from super().deals(view, sit, rng, per_playout)
             return
         plays = trick_plays(view.tricks, view.trick)
-        past = PastMoves(sit, plays, config.replay_depth, config.replay_partner)
+        past = PastMoves(sit, plays, config.replay_depth, config.replay_partner, config.partner_moves)
         follows = PastFollows(sit, plays, view.illegal_follow == "reject")
         runs = []
         for _ in range(self.chains):
@@ -118,9 +126,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--most-cards", type=int, default=16, help="positions from this many cards down")
     parser.add_argument("--fewest-cards", type=int, default=0, help="positions down to this many cards")
+    parser.add_argument("--searchers", action="store_true", help="positions of the search at seats 0 and 2")
     parser.add_argument("--by-kind", action="store_true", help="gains of leads and follows apart, with a ceiling")
     args = parser.parse_args()
-    found = positions(args.seed, args.deals, args.most_cards, args.fewest_cards)
+    found = positions(args.seed, args.deals, args.most_cards, args.fewest_cards, args.searchers)
     span = f"{args.fewest_cards}–{args.most_cards}"
     print(f"{len(found)} positions from {args.deals} hands, {span} cards in hand")
     first: list[float] | None = None

@@ -145,6 +145,14 @@ def choose_follow(sit: Situation) -> tuple[int, ...]:
     return legal_follows(sit, ranked_follows(sit), 1)[0]
 
 
+def best_plays(sit: Situation, limit: int) -> list[tuple[int, ...]]:
+    """The heuristic's ``limit`` best moves for the seat to move, its choice first: its best legal
+    follows or its best leads."""
+    if sit.trick:
+        return legal_follows(sit, ranked_follows(sit), limit)
+    return ranked_leads(sit)[:limit]
+
+
 def choose_play(sit: Situation) -> tuple[int, ...]:
     """The heuristic's lead or follow for the seat to move."""
     return choose_follow(sit) if sit.trick else choose_lead(sit)

@@ -56,7 +56,7 @@ from tuolaji.bots.knowledge.sampling import sample_hands
 from tuolaji.bots.knowledge.situation import Situation
 from tuolaji.bots.knowledge.tracking import trick_plays
 from tuolaji.bots.players.bidding import choose_bid
-from tuolaji.bots.players.heuristic import legal_follows, ranked_follows, ranked_leads
+from tuolaji.bots.players.heuristic import best_plays
 from tuolaji.bots.playouts.rollout import Playout
 from tuolaji.bots.policy.values import card_value
 from tuolaji.game.actions import Bid
@@ -109,6 +109,9 @@ class SearchConfig:
     """How many of each other seat's latest moves the chain replays."""
     replay_partner: bool = True
     """Whether the partner's moves are replayed too (else only the opponents')."""
+    partner_moves: int = 1
+    """A partner's past move replays if it is one of the heuristic's this many best moves (1: only
+    its choice; ``candidates``: any move the search itself might have played there)."""
     burn_in: int = 100
     """Swaps proposed before the chain's first deal."""
     gap: int = 5
@@ -234,9 +237,7 @@ class SearchBot(Bot):
 
     def candidates_for(self, sit: Situation) -> list[tuple[int, ...]]:
         """The moves compared, the heuristic's choice first: its best legal follows or its best leads."""
-        if sit.trick:
-            return legal_follows(sit, ranked_follows(sit), self.config.candidates)
-        return ranked_leads(sit)[: self.config.candidates]
+        return best_plays(sit, self.config.candidates)
 
     def race(self, view: SeatView, sit: Situation, candidates: Sequence[tuple[int, ...]]) -> list[list[float]]:
         """Each candidate's values over the deals it was played out on (see the module docstring):
@@ -274,7 +275,7 @@ class SearchBot(Bot):
                     mend(follows, hands, rng, config.mend_swaps)
                 yield hands, config.check_cost * follows.checks / per_playout
                 follows.checks = 0
-        past = PastMoves(sit, plays, config.replay_depth, config.replay_partner)
+        past = PastMoves(sit, plays, config.replay_depth, config.replay_partner, config.partner_moves)
         first = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng)
         chain = ReplayChain(past, first, rng, config.aimed)
         chain.run(config.burn_in)
