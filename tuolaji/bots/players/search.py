@@ -109,9 +109,6 @@ class SearchConfig:
     """How many of each other seat's latest moves the chain replays."""
     replay_partner: bool = True
     """Whether the partner's moves are replayed too (else only the opponents')."""
-    partner_moves: int = 1
-    """A partner's past move replays if it is one of the heuristic's this many best moves (1: only
-    its choice; ``candidates``: any move the search itself might have played there)."""
     burn_in: int = 100
     """Swaps proposed before the chain's first deal."""
     gap: int = 5
@@ -275,7 +272,7 @@ class SearchBot(Bot):
                     mend(follows, hands, rng, config.mend_swaps)
                 yield hands, config.check_cost * follows.checks / per_playout
                 follows.checks = 0
-        past = PastMoves(sit, plays, config.replay_depth, config.replay_partner, config.partner_moves)
+        past = PastMoves(sit, plays, config.replay_depth, config.replay_partner)
         first = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng)
         chain = ReplayChain(past, first, rng, config.aimed)
         chain.run(config.burn_in)
