@@ -63,9 +63,9 @@ def positions(seed: int, deals: int, most_cards: int, fewest_cards: int = 0, sea
     bots: dict[int, Bot] = {seat: SearchBot(seed * 4 + seat) for seat in (0, 2)} if searchers else {}
 
     def visit(round_: Round, view: SeatView) -> None:
-        sit = Situation.from_view(view)
-        if searchers and sit.seat not in bots:
+        if searchers and view.seat not in bots:
             return
+        sit = Situation.from_view(view)
         if fewest_cards <= sit.hand_size <= most_cards and len(searcher.candidates_for(sit)) > 1:
             found.append((view, [counts_of(round_.view(s).hand) for s in range(4)]))
 

@@ -95,11 +95,6 @@ def ranked_leads(sit: Situation) -> list[tuple[int, ...]]:
     return [shape.cards() for shape in shapes]
 
 
-def choose_lead(sit: Situation) -> tuple[int, ...]:
-    """A valid lead (R13): the best of :func:`ranked_leads`."""
-    return ranked_leads(sit)[0]
-
-
 def follow_utility(sit: Situation, play: tuple[int, ...]) -> float:
     """Utility of following with ``play`` (see the module docstring)."""
     table = sit.table
@@ -140,22 +135,18 @@ def legal_follows(sit: Situation, ranked: Sequence[tuple[int, ...]], limit: int)
     return legal or [tuple(sorted(legal_follow_hint(hand, lead, trump, preset)))]
 
 
-def choose_follow(sit: Situation) -> tuple[int, ...]:
-    """A legal follow (R22–R25): the best of :func:`ranked_follows` the rules engine accepts."""
-    return legal_follows(sit, ranked_follows(sit), 1)[0]
-
-
 def best_plays(sit: Situation, limit: int) -> list[tuple[int, ...]]:
     """The heuristic's ``limit`` best moves for the seat to move, its choice first: its best legal
-    follows or its best leads."""
+    follows (R22–R25; the rules engine's hint if none of :func:`ranked_follows` is legal) or its best
+    valid leads (R13)."""
     if sit.trick:
         return legal_follows(sit, ranked_follows(sit), limit)
     return ranked_leads(sit)[:limit]
 
 
 def choose_play(sit: Situation) -> tuple[int, ...]:
-    """The heuristic's lead or follow for the seat to move."""
-    return choose_follow(sit) if sit.trick else choose_lead(sit)
+    """The heuristic's lead or follow for the seat to move: the first of :func:`best_plays`."""
+    return best_plays(sit, 1)[0]
 
 
 class HeuristicBot(Bot):
