@@ -15,7 +15,8 @@ A setting may also name ``chains=K`` (not a field): late deals are then taken in
 replay chains, each started from its own sampled deal with its own burn-in (more distinct deals for
 ``K`` burn-ins' cost; an experiment, not a search option), and ``mended_start=1`` (not a field
 either) mends each chain's first deal as the search mends its sampled ones (R22–R25, checks charged
-to the budget alike) before the burn-in.
+to the budget alike) before the burn-in; ``lead_chain=N`` (not a field) deals from the chain before
+a lead from ``N`` cards in hand, follows keeping ``replay_from``.
 With ``--by-kind`` each setting's gain is also given for leads and follows apart, by cards in hand
 (8 or fewer, 9–16, 17–30, 31–54), beside the ceiling of its candidates: the gain had it picked, in
 every position, whichever of them does best on the true deal (what perfect knowledge of the hidden
@@ -32,6 +33,7 @@ import argparse
 import math
 import random
 import time
+from dataclasses import replace
 
 from tuolaji.bots.base import Bot
 from tuolaji.bots.knowledge.legal_follows import PastFollows, mend
@@ -50,7 +52,7 @@ Position = tuple[SeatView, list[list[int]]]
 Z95 = 1.959964
 BANDS = ((0, 8), (9, 16), (17, 30), (31, 54))
 """Cards in hand, for ``--by-kind``."""
-EXTRA = ("chains", "mended_start")
+EXTRA = ("chains", "mended_start", "lead_chain")
 """Settings of this benchmark's experiments, not fields of SearchConfig."""
 
 
@@ -75,12 +77,19 @@ def positions(seed: int, deals: int, most_cards: int, fewest_cards: int = 0, sea
 
 class ManyChains(SearchBot):
     """The search with its late deals taken in turn from ``chains`` replay chains, each started from
-    a sampled deal that is mended first if ``mended_start``."""
+    a sampled deal that is mended first if ``mended_start``; before a lead it deals from the chain
+    from ``lead_chain`` cards in hand when that is more than ``replay_from``."""
 
-    def __init__(self, seed: int, config: SearchConfig, chains: int, mended_start: bool) -> None:
+    def __init__(self, seed: int, config: SearchConfig, chains: int, mended_start: bool, lead_chain: int = 0) -> None:
         super().__init__(seed, config)
         self.chains = chains
         self.mended_start = mended_start
+        self.lead_chain = lead_chain
+
+    def play(self, view: SeatView) -> tuple[int, ...]:
+        if not view.trick and self.lead_chain > self.config.replay_from:
+            self.config = replace(self.config, replay_from=self.lead_chain)
+        return super().play(view)
 
     def deals(self, view: SeatView, sit: Situation, rng: random.Random, per_playout: float) -> Deals:
         config = self.config
@@ -143,7 +152,9 @@ def main() -> None:
         seconds = 0.0
         for number, (view, real) in enumerate(found):
             sit = Situation.from_view(view)
-            bot = ManyChains(number, config, extra.get("chains", 1), bool(extra.get("mended_start", 0)))
+            bot = ManyChains(
+                number, config, extra.get("chains", 1), bool(extra.get("mended_start", 0)), extra.get("lead_chain", 0)
+            )
             candidates = bot.candidates_for(sit)
             heuristic = candidates[0]
             start = time.process_time()
