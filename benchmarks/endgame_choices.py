@@ -77,19 +77,12 @@ def positions(seed: int, deals: int, most_cards: int, fewest_cards: int = 0, sea
 
 class ManyChains(SearchBot):
     """The search with its late deals taken in turn from ``chains`` replay chains, each started from
-    a sampled deal that is mended first if ``mended_start``; before a lead it deals from the chain
-    from ``lead_chain`` cards in hand when that is more than ``replay_from``."""
+    a sampled deal that is mended first if ``mended_start``."""
 
-    def __init__(self, seed: int, config: SearchConfig, chains: int, mended_start: bool, lead_chain: int = 0) -> None:
+    def __init__(self, seed: int, config: SearchConfig, chains: int, mended_start: bool) -> None:
         super().__init__(seed, config)
         self.chains = chains
         self.mended_start = mended_start
-        self.lead_chain = lead_chain
-
-    def play(self, view: SeatView) -> tuple[int, ...]:
-        if not view.trick and self.lead_chain > self.config.replay_from:
-            self.config = replace(self.config, replay_from=self.lead_chain)
-        return super().play(view)
 
     def deals(self, view: SeatView, sit: Situation, rng: random.Random, per_playout: float) -> Deals:
         config = self.config
@@ -146,15 +139,15 @@ def main() -> None:
         names = [] if setting == "-" else setting.split(",")
         extra = {key: int(value) for key, _, value in (name.partition("=") for name in names) if key in EXTRA}
         config = SearchConfig.from_settings([name for name in names if name.partition("=")[0] not in EXTRA])
+        lead_config = replace(config, replay_from=max(config.replay_from, extra.get("lead_chain", 0)))
         gains: list[float] = []
         ceilings: list[float] = []
         moved: list[bool] = []
         seconds = 0.0
         for number, (view, real) in enumerate(found):
             sit = Situation.from_view(view)
-            bot = ManyChains(
-                number, config, extra.get("chains", 1), bool(extra.get("mended_start", 0)), extra.get("lead_chain", 0)
-            )
+            bot_config = config if view.trick else lead_config
+            bot = ManyChains(number, bot_config, extra.get("chains", 1), bool(extra.get("mended_start", 0)))
             candidates = bot.candidates_for(sit)
             heuristic = candidates[0]
             start = time.process_time()
