@@ -90,7 +90,7 @@ class ManyChains(SearchBot):
             yield from super().deals(view, sit, rng, per_playout)
             return
         plays = trick_plays(view.tricks, view.trick)
-        past = PastMoves(sit, plays, config.replay_depth, config.replay_partner)
+        past = PastMoves(sit, plays, config.replay_depth, config.replay_partner, config.partner_moves)
         follows = PastFollows(sit, plays, view.illegal_follow == "reject")
         runs = []
         for _ in range(self.chains):

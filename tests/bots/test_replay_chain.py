@@ -5,6 +5,7 @@ moves fail, and its incremental bookkeeping matches a full replay."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -140,7 +141,7 @@ def test_a_suspect_is_a_held_card_a_failing_replay_played_instead() -> None:
             seat, card = suspect
             assert chain.hands[seat][card] > 0
             assert any(
-                card in replayed and card not in move.cards
+                card in replayed[0] and card not in move.cards
                 for replayed, move in zip(chain.replays[seat], chain.past.moves[seat], strict=True)
             )
             suspects += 1
@@ -182,3 +183,26 @@ def test_the_search_deals_from_a_chain_late_in_the_hand() -> None:
         fewer += counted[1] < counted[0]
         assert cost > 0
     assert fewer > 0
+
+
+def test_a_partner_move_replays_if_it_is_one_of_the_heuristics_best() -> None:
+    """With ``partner_moves=K`` the partner (who may be the search, playing one of its candidates)
+    replays a past move if it is any of the heuristic's K best there; the opponents only if it is
+    the heuristic's choice."""
+    loose = 0
+    for view, real in late_positions("nanning", seed=2, every=3):
+        sit = Situation.from_view(view)
+        plays = trick_plays(view.tricks, view.trick)
+        strict, wide = PastMoves(sit, plays, 12), PastMoves(sit, plays, 12, partner_moves=3)
+        for seat in range(4):
+            for move in wide.moves[seat]:
+                replayed = wide.replay(move, real[seat])
+                assert replayed[0] == strict.replay(move, real[seat])[0] == move.cards
+                assert len(replayed) <= (3 if seat == sit.partner else 1)
+                for other in replayed[1:]:
+                    moved = replace(move, cards=other)
+                    assert wide.agrees(moved, real[seat]) and not strict.agrees(moved, real[seat])
+                    loose += 1
+    assert loose > 0
+    with pytest.raises(ValueError, match="partner_moves=0"):
+        PastMoves(sit, plays, 12, partner_moves=0)

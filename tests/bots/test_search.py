@@ -38,6 +38,8 @@ def test_playouts_grow_with_the_budget() -> None:
 def test_config_is_checked_and_make_bot_builds_it() -> None:
     with pytest.raises(ValueError, match="must be positive"):
         SearchConfig(budget_ms=0)
+    with pytest.raises(ValueError, match="partner_moves=0 must be at least 1"):
+        SearchConfig.from_settings(["partner_moves=0"])
     with pytest.raises(ValueError, match="no option"):
         make_bot("search", 1, read_plays=True)
     bot = make_bot("hard", 3, budget_ms=20, candidates=2)

@@ -21,7 +21,9 @@ on the whole hand and are always replayed.
 
 This is a model of how the other seats play, not a rule: a person, or the search itself (it
 sometimes plays another move than the heuristic), makes moves no deal replays. The chain then
-settles on deals that explain as many moves as it can find.
+settles on deals that explain as many moves as it can find. The partner may be modelled more
+loosely, as a seat that plays one of the heuristic's ``partner_moves`` best moves (as the search
+does): a move is then replayed if it is any of them.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from dataclasses import dataclass
 from tuolaji.bots.knowledge.shapes import class_size
 from tuolaji.bots.knowledge.situation import Situation, Trick
 from tuolaji.bots.knowledge.tracking import NO_KNOWN, Knowledge, plays_with_voids
-from tuolaji.bots.players.heuristic import choose_play
+from tuolaji.bots.players.heuristic import best_plays
 from tuolaji.cards import DECKS, KINDS
 from tuolaji.game.view import PlayRecord
 from tuolaji.rules import TRUMP_CLASS
@@ -59,10 +61,21 @@ class PastMove:
 class PastMoves:
     """The other seats' latest moves in a hand, to replay on guessed deals."""
 
-    def __init__(self, sit: Situation, plays: Sequence[Sequence[PlayRecord]], depth: int, partner: bool = True) -> None:
+    def __init__(
+        self,
+        sit: Situation,
+        plays: Sequence[Sequence[PlayRecord]],
+        depth: int,
+        partner: bool = True,
+        partner_moves: int = 1,
+    ) -> None:
         """The last ``depth`` moves of each seat other than ``sit.seat`` (and its partner, unless
-        ``partner``) in ``plays`` (every trick so far, finished ones first, then the current one)."""
+        ``partner``) in ``plays`` (every trick so far, finished ones first, then the current one);
+        a partner's move replays if it is one of the heuristic's ``partner_moves`` best."""
+        if partner_moves < 1:
+            raise ValueError(f"replayed moves: partner_moves={partner_moves!r} must be at least 1")
         self.sit = sit
+        self.partner_moves = partner_moves
         history: list[tuple[int, Trick, tuple[int, ...], tuple[frozenset[int], ...], tuple[int, ...]]] = []
         played = [0] * KINDS
         for trick, index, voids in plays_with_voids(sit.table, plays):
@@ -84,18 +97,21 @@ class PastMoves:
         """Moves replayed so far (for the search's time budget)."""
 
     def agrees(self, move: PastMove, hand_now: Sequence[int]) -> bool:
-        """Whether the heuristic, holding ``hand_now`` plus what it has played since, makes ``move``."""
-        return self.replay(move, hand_now) == move.cards
+        """Whether the seat, holding ``hand_now`` plus what it has played since, would make ``move``."""
+        return move.cards in self.replay(move, hand_now)
 
-    def replay(self, move: PastMove, hand_now: Sequence[int]) -> tuple[int, ...]:
-        """The heuristic's move (sorted) in ``move``'s place, holding ``hand_now`` plus what it has played since."""
+    def replay(self, move: PastMove, hand_now: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+        """The moves (each sorted) the seat would make in ``move``'s place, holding ``hand_now`` plus
+        what it has played since: the heuristic's, then for the partner its next best up to
+        ``partner_moves``."""
         self.replayed += 1
         sit = self.sit
         hand = [now + later for now, later in zip(hand_now, move.since, strict=True)]
         unseen = [DECKS - played - held for played, held in zip(move.played, hand, strict=True)]
         know = Knowledge(unseen, [set(v) for v in move.voids], NO_KNOWN)
         then = Situation(sit.table, sit.preset, move.seat, sit.dealer, hand, list(move.trick), know, 0)
-        return tuple(sorted(choose_play(then)))
+        limit = self.partner_moves if move.seat == sit.partner else 1
+        return tuple(tuple(sorted(play)) for play in best_plays(then, limit))
 
     def touched(self, move: PastMove, hand_now: Sequence[int], classes: set[int]) -> bool:
         """Whether swapping cards of ``classes`` in the seat's hand can change its replay of ``move``
@@ -133,8 +149,8 @@ class ReplayChain:
         """Per seat and past move, whether the current deal fails to replay it."""
         return [self._fails(seat, self.replays[seat]) for seat in range(4)]
 
-    def _fails(self, seat: int, replays: Sequence[tuple[int, ...]]) -> list[bool]:
-        return [replayed != move.cards for replayed, move in zip(replays, self.past.moves[seat], strict=True)]
+    def _fails(self, seat: int, replays: Sequence[tuple[tuple[int, ...], ...]]) -> list[bool]:
+        return [move.cards not in replayed for replayed, move in zip(replays, self.past.moves[seat], strict=True)]
 
     @property
     def disagreements(self) -> int:
@@ -172,7 +188,7 @@ class ReplayChain:
         self._move(second, take, give)
         fails = self.fails
         allowed = sum(fails[first]) + sum(fails[second])
-        fresh: dict[int, list[tuple[int, ...]]] = {}
+        fresh: dict[int, list[tuple[tuple[int, ...], ...]]] = {}
         for seat in (first, second):
             replays = self._replay(seat, classes, allowed)
             if replays is None:
@@ -198,7 +214,7 @@ class ReplayChain:
             return None
         seat, index = rng.choice(failing)
         played = self.past.moves[seat][index].cards
-        held = [card for card in set(self.replays[seat][index]) if card not in played and self.hands[seat][card]]
+        held = [card for card in set(self.replays[seat][index][0]) if card not in played and self.hands[seat][card]]
         return (seat, rng.choice(sorted(held))) if held else None
 
     def _pick(self, seat: int) -> int:
@@ -226,7 +242,7 @@ class ReplayChain:
         self.hands[seat][give] -= 1
         self.hands[seat][take] += 1
 
-    def _replay(self, seat: int, classes: set[int], allowed: int) -> list[tuple[int, ...]] | None:
+    def _replay(self, seat: int, classes: set[int], allowed: int) -> list[tuple[tuple[int, ...], ...]] | None:
         """The seat's replays after a swap of cards of ``classes``, or None once surely more than
         ``allowed`` of them fail. Only the moves the swap touches are replayed, failing ones first:
         after them the count of fails can only grow, so it can stop early."""
@@ -242,7 +258,7 @@ class ReplayChain:
             if count > allowed and not fails[index]:
                 return None
             replays[index] = past.replay(moves[index], hand)
-            failed = replays[index] != moves[index].cards
+            failed = moves[index].cards not in replays[index]
             count += failed - fails[index]
             fails[index] = failed
         return None if count > allowed else replays
