@@ -8,12 +8,12 @@ For each setting (``name=value[,name=value…]`` as one argument per setting, fi
 :class:`~tuolaji.bots.players.search.SearchConfig`; ``-`` for the defaults), the search picks a move in
 every position, and the move is valued on the true deal: the hand played to
 its end by the heuristic for all four seats (:mod:`tuolaji.bots.playouts.rollout`) from the search's choice
-and from the heuristic's, in the search's value units (about levels). Every setting is judged on the same positions with
-exact play-outs, which shows where the search's gains come from; whether a change pays over whole
-hands it shows less well than an arena does: on the search's own positions (``--searchers``) a
-hand's gains add up to what the hand gains (docs/BOTS-RESEARCH.md), and some 37 contested positions
-a hand, each setting's mean known to about ±0.02 a position, leave a hand's total known far less
-well than a paired arena of the same CPU time knows it.
+and from the heuristic's, in the search's value units (about levels). Every setting is judged on
+the same positions with exact play-outs, which shows where the search's gains come from; whether a
+change pays over whole hands it shows less well than an arena does: on the search's own positions
+(``--searchers``) a hand's gains add up to what the hand gains (docs/BOTS-RESEARCH.md), and some 47
+contested positions a hand, each setting's mean known to about ±0.02 a position, leave a hand's
+total known far less well than a paired arena of the same CPU time knows it.
 A setting may also name ``chains=K`` (not a field): late deals are then taken in turn from ``K``
 replay chains, each started from its own sampled deal with its own burn-in (more distinct deals for
 ``K`` burn-ins' cost; an experiment, not a search option), and ``mended_start=1`` (not a field

@@ -11,9 +11,9 @@ the hand (``replay_from`` cards in hand or fewer) they come from a
 :class:`~tuolaji.bots.knowledge.replay_chain.ReplayChain` instead: a sampled deal moved, ``burn_in``
 card swaps between two other seats before the first deal and ``gap`` between two deals, towards
 deals on which the other seats' last ``replay_depth`` moves each, replayed with the heuristic, are
-the moves they made: for the opponents the heuristic's choice, for the partner, with ``partner_moves``
-above 1, any of its that many best (a search partner plays one of its candidates; a model of how
-they play, not a rule).
+the moves they made: for the opponents the heuristic's choice, for the partner any of the
+heuristic's ``partner_moves`` best (1 by default; a search partner plays one of its candidates; a
+model of how they play, not a rule).
 
 From each deal and candidate the hand is played on by the heuristic for all four seats
 (:mod:`tuolaji.bots.playouts.rollout`) for up to ``horizon_tricks`` tricks, or to the end of the hand
