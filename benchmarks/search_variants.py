@@ -5,7 +5,8 @@
 the bot's options, so the run is exactly ``tuolaji arena search heuristic --deals N --seed S
 --budget-ms B --jobs J`` with that configuration.
 
-``--per-deal PATH`` writes every deal's outcome; ``--compare PATH`` reports the gain over the run
+``--per-deal PATH`` writes every deal's outcome as it is done (so a stopped run keeps what it played;
+each deal is also reported on stderr); ``--compare PATH`` reports the gain over the run
 that wrote PATH deal by deal (paired over the same deals: far narrower than the difference of two
 separate intervals, since the two searches play most moves alike).
 
@@ -17,8 +18,10 @@ on the evaluation seed of docs/BENCHMARKS.md.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
+import sys
 from collections.abc import Sequence
 
 from tuolaji.bots import arena
@@ -43,7 +46,7 @@ def main() -> None:
     parser.add_argument("--budget-ms", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
-    parser.add_argument("--per-deal", metavar="PATH", help="write each deal's outcome for A (JSON lines)")
+    parser.add_argument("--per-deal", metavar="PATH", help="write each deal's outcome for A as it is done (JSON lines)")
     parser.add_argument(
         "--compare", metavar="PATH", help="also report the gain over the run whose --per-deal file this is (paired)"
     )
@@ -53,14 +56,20 @@ def main() -> None:
     except ValueError as error:
         raise SystemExit(f"--set: {error}") from None
     search = arena.Entrant("search", dataclasses.asdict(config))
-    outcomes, seconds = arena.run_arena(search, "heuristic", args.deals, args.seed, jobs=args.jobs)
-    print("settings:", " ".join(args.set) or "defaults")
-    print(arena.summarize("search", "heuristic", outcomes, seconds))
-    if args.per_deal:
-        with open(args.per_deal, "w", encoding="utf-8") as out:
-            for outcome in outcomes:
+    with open(args.per_deal, "w", encoding="utf-8") if args.per_deal else contextlib.nullcontext() as out:
+
+        def record(outcome: arena.DealOutcome) -> None:
+            if out is not None:
                 row = {"index": outcome.index, "levels": outcome.levels, "score_diff": outcome.score_diff}
                 out.write(json.dumps(row) + "\n")
+                out.flush()
+            print(f"deal {outcome.index}: {sum(outcome.levels) / 2:+.1f} levels per hand", file=sys.stderr, flush=True)
+
+        outcomes, seconds = arena.run_arena(
+            search, "heuristic", args.deals, args.seed, jobs=args.jobs, on_outcome=record
+        )
+    print("settings:", " ".join(args.set) or "defaults")
+    print(arena.summarize("search", "heuristic", outcomes, seconds))
     if args.compare:
         print(paired_report(outcomes, args.compare))
 

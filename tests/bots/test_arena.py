@@ -34,3 +34,11 @@ def test_duplicates_share_cards_and_dealer() -> None:
 def test_bad_arguments() -> None:
     with pytest.raises(SystemExit):
         arena.run(parse("random", "random", "--deals", "0"))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_each_outcome_is_reported_in_deal_order_as_it_is_done(jobs: int) -> None:
+    seen: list[arena.DealOutcome] = []
+    outcomes, _ = arena.run_arena("random", "random", 4, 11, jobs=jobs, on_outcome=seen.append)
+    assert seen == outcomes and len(seen) == 4
+    assert [o.index for o in seen] == sorted(o.index for o in seen)

@@ -19,7 +19,7 @@ import argparse
 import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -182,9 +182,12 @@ def run_arena(
     preset: str = "nanning",
     budget_ms: int = 300,
     jobs: int = 1,
+    on_outcome: Callable[[DealOutcome], None] | None = None,
 ) -> tuple[list[DealOutcome], float]:
     """Play ``deals`` duplicate deals (skipping redeals); the outcomes and the wall time. A bot given
-    by name gets ``budget_ms`` per move if it is the search; an :class:`Entrant` brings its own options."""
+    by name gets ``budget_ms`` per move if it is the search; an :class:`Entrant` brings its own options.
+    ``on_outcome`` is called with each outcome as soon as it and every earlier deal are done (in deal
+    order), so a long run can be followed and what it has done kept if it is stopped."""
     a = a if isinstance(a, Entrant) else Entrant.named(a, budget_ms)
     b = b if isinstance(b, Entrant) else Entrant.named(b, budget_ms)
     start = time.perf_counter()
@@ -194,7 +197,11 @@ def run_arena(
         while len(outcomes) < deals:
             batch: list[DealArgs] = [(a, b, seed, i, preset) for i in range(index, index + deals - len(outcomes))]
             index += len(batch)
-            outcomes += [o for o in pool.map(_play_deal_args, batch) if o is not None]
+            for outcome in pool.map(_play_deal_args, batch):
+                if outcome is not None:
+                    outcomes.append(outcome)
+                    if on_outcome is not None:
+                        on_outcome(outcome)
     return outcomes, time.perf_counter() - start
 
 
@@ -207,8 +214,8 @@ class _Inline:
     def __exit__(self, *exc: object) -> None:
         return None
 
-    def map(self, fn: object, items: Sequence[DealArgs]) -> list[DealOutcome | None]:
-        return [_play_deal_args(item) for item in items]
+    def map(self, fn: object, items: Sequence[DealArgs]) -> Iterator[DealOutcome | None]:
+        return (_play_deal_args(item) for item in items)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
