@@ -18,8 +18,7 @@ A setting may also name ``chains=K`` (not a field): late deals are then taken in
 replay chains, each started from its own sampled deal with its own burn-in (more distinct deals for
 ``K`` burn-ins' cost; an experiment, not a search option), and ``mended_start=1`` (not a field
 either) mends each chain's first deal as the search mends its sampled ones (R22–R25, checks charged
-to the budget alike) before the burn-in; ``lead_chain=N`` (not a field) deals from the chain before
-a lead from ``N`` cards in hand, follows keeping ``replay_from``.
+to the budget alike) before the burn-in.
 With ``--by-kind`` each setting's gain is also given for leads and follows apart, by cards in hand
 (8 or fewer, 9–16, 17–30, 31–54), beside the ceiling of its candidates: the gain had it picked, in
 every position, whichever of them does best on the true deal (what perfect knowledge of the hidden
@@ -36,7 +35,6 @@ import argparse
 import math
 import random
 import time
-from dataclasses import replace
 
 from tuolaji.bots.base import Bot
 from tuolaji.bots.knowledge.legal_follows import PastFollows, mend
@@ -55,7 +53,7 @@ Position = tuple[SeatView, list[list[int]]]
 Z95 = 1.959964
 BANDS = ((0, 8), (9, 16), (17, 30), (31, 54))
 """Cards in hand, for ``--by-kind``."""
-EXTRA = ("chains", "mended_start", "lead_chain")
+EXTRA = ("chains", "mended_start")
 """Settings of this benchmark's experiments, not fields of SearchConfig."""
 
 
@@ -89,7 +87,7 @@ class ManyChains(SearchBot):
 
     def deals(self, view: SeatView, sit: Situation, rng: random.Random, per_playout: float) -> Deals:
         config = self.config
-        if (self.chains == 1 and not self.mended_start) or sit.hand_size > config.replay_from:
+        if (self.chains == 1 and not self.mended_start) or sit.hand_size > config.chain_from(leading=not view.trick):
             yield from super().deals(view, sit, rng, per_playout)
             return
         plays = trick_plays(view.tricks, view.trick)
@@ -142,15 +140,13 @@ def main() -> None:
         names = [] if setting == "-" else setting.split(",")
         extra = {key: int(value) for key, _, value in (name.partition("=") for name in names) if key in EXTRA}
         config = SearchConfig.from_settings([name for name in names if name.partition("=")[0] not in EXTRA])
-        lead_config = replace(config, replay_from=max(config.replay_from, extra.get("lead_chain", 0)))
         gains: list[float] = []
         ceilings: list[float] = []
         moved: list[bool] = []
         seconds = 0.0
         for number, (view, real) in enumerate(found):
             sit = Situation.from_view(view)
-            bot_config = config if view.trick else lead_config
-            bot = ManyChains(number, bot_config, extra.get("chains", 1), bool(extra.get("mended_start", 0)))
+            bot = ManyChains(number, config, extra.get("chains", 1), bool(extra.get("mended_start", 0)))
             candidates = bot.candidates_for(sit)
             heuristic = candidates[0]
             start = time.process_time()

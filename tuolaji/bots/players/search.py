@@ -7,7 +7,7 @@ hidden cards. A move with one candidate is played at once. The deals are sampled
 seat has shown it lacks, R24 caps, and the level cards shown in bids) and then mended by up to
 ``mend_swaps`` swaps towards a deal on which the other seats' past follows were all legal
 (:mod:`tuolaji.bots.knowledge.legal_follows`, R22–R25; a rule, so it holds for people too). Late in
-the hand (``replay_from`` cards in hand or fewer) they come from a
+the hand (``replay_from`` cards in hand or fewer, ``lead_replay_from`` before a lead) they come from a
 :class:`~tuolaji.bots.knowledge.replay_chain.ReplayChain` instead: a sampled deal moved, ``burn_in``
 card swaps between two other seats before the first deal and ``gap`` between two deals, towards
 deals on which the other seats' last ``replay_depth`` moves each, replayed with the heuristic, are
@@ -107,6 +107,9 @@ class SearchConfig:
     """No move plays out more deals than this, whatever the budget."""
     replay_from: int = 16
     """From this many cards in hand down, deals come from a replay chain."""
+    lead_replay_from: int = 16
+    """From this many cards in hand down, the deals for a lead come from the replay chain (never
+    fewer than ``replay_from``)."""
     replay_depth: int = 12
     """How many of each other seat's latest moves the chain replays."""
     replay_partner: bool = True
@@ -167,6 +170,10 @@ class SearchConfig:
         fixed, per_card = self.ms_per_move
         per_playout = self.playout_moves(hand_size, horizon) * (fixed + per_card * hand_size)
         return max(2, int(self.budget_ms / per_playout))
+
+    def chain_from(self, leading: bool) -> int:
+        """From how many cards in hand down a move's deals come from the replay chain."""
+        return max(self.replay_from, self.lead_replay_from) if leading else self.replay_from
 
     def horizon_for(self, hand_size: int) -> int:
         """Tricks a play-out runs from a hand of ``hand_size`` cards."""
@@ -271,7 +278,7 @@ class SearchBot(Bot):
         ``per_playout`` moves: sampled and mended ones, or late in the hand those of a replay chain."""
         config = self.config
         plays = trick_plays(view.tricks, view.trick)
-        if sit.hand_size > config.replay_from:
+        if sit.hand_size > config.chain_from(leading=not view.trick):
             follows = PastFollows(sit, plays, view.illegal_follow == "reject")
             while True:
                 hands = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng)
