@@ -5,23 +5,21 @@
 the bot's options, so the run is exactly ``tuolaji arena search heuristic --deals N --seed S
 --budget-ms B --jobs J`` with that configuration.
 
-``--per-deal PATH`` writes every deal's outcome as it is done (so a stopped run keeps what it played;
-each deal is also reported on stderr); ``--compare PATH`` reports the gain over the run
-that wrote PATH deal by deal (paired over the same deals: far narrower than the difference of two
-separate intervals, since the two searches play most moves alike).
+``--per-deal PATH`` writes every deal's outcome as it is done, as ``tuolaji arena --per-deal`` does
+(each deal is also reported on stderr), and ``--resume`` plays on after the last deal in PATH, so a
+stopped run loses nothing; ``--compare PATH`` reports the gain over the run that wrote PATH deal by
+deal (paired over the same deals: far narrower than the difference of two separate intervals, since
+the two searches play most moves alike).
 
 Run: ``.venv/bin/python benchmarks/search_variants.py --deals 120 --seed 99 --budget-ms 100 --jobs 2
-[--set spread=0.25] [--per-deal PATH] [--compare PATH]``. Tune on seeds 99, 2026, 2027 and others, never
+[--set spread=0.25] [--per-deal PATH [--resume]] [--compare PATH]``. Tune on seeds 99, 2026, 2027 and others, never
 on the evaluation seed of docs/BENCHMARKS.md.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
-import json
-import sys
 from collections.abc import Sequence
 
 from tuolaji.bots import arena
@@ -30,8 +28,10 @@ from tuolaji.bots.players.search import SearchConfig
 
 def paired_report(outcomes: Sequence[arena.DealOutcome], path: str) -> str:
     """This run's gain in levels per hand over another run's --per-deal file, on the deals both played."""
-    with open(path, encoding="utf-8") as lines:
-        other = {row["index"]: row for row in map(json.loads, lines)}
+    try:
+        other = {row["index"]: row for row in arena.read_log(path)[1]}
+    except (OSError, ValueError) as error:
+        raise SystemExit(f"--compare: {error}") from None
     diffs = [sum(o.levels) / 2 - sum(other[o.index]["levels"]) / 2 for o in outcomes if o.index in other]
     if not diffs:
         return f"--compare {path}: no deal in common"
@@ -47,6 +47,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--per-deal", metavar="PATH", help="write each deal's outcome for A as it is done (JSON lines)")
+    parser.add_argument("--resume", action="store_true", help="play on after the last deal of --per-deal PATH")
     parser.add_argument(
         "--compare", metavar="PATH", help="also report the gain over the run whose --per-deal file this is (paired)"
     )
@@ -56,18 +57,12 @@ def main() -> None:
     except ValueError as error:
         raise SystemExit(f"--set: {error}") from None
     search = arena.Entrant("search", dataclasses.asdict(config))
-    with open(args.per_deal, "w", encoding="utf-8") if args.per_deal else contextlib.nullcontext() as out:
-
-        def record(outcome: arena.DealOutcome) -> None:
-            if out is not None:
-                row = {"index": outcome.index, "levels": outcome.levels, "score_diff": outcome.score_diff}
-                out.write(json.dumps(row) + "\n")
-                out.flush()
-            print(f"deal {outcome.index}: {sum(outcome.levels) / 2:+.1f} levels per hand", file=sys.stderr, flush=True)
-
-        outcomes, seconds = arena.run_arena(
-            search, "heuristic", args.deals, args.seed, jobs=args.jobs, on_outcome=record
-        )
+    heuristic = arena.Entrant("heuristic")
+    if args.resume and not args.per_deal:
+        raise SystemExit("--resume needs --per-deal PATH, the file to play on from")
+    outcomes, seconds = arena.run_logged(
+        search, heuristic, args.deals, args.seed, "nanning", args.jobs, args.per_deal, args.resume
+    )
     print("settings:", " ".join(args.set) or "defaults")
     print(arena.summarize("search", "heuristic", outcomes, seconds))
     if args.compare:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import pytest
 
@@ -42,3 +43,47 @@ def test_each_outcome_is_reported_in_deal_order_as_it_is_done(jobs: int) -> None
     outcomes, _ = arena.run_arena("random", "random", 4, 11, jobs=jobs, on_outcome=seen.append)
     assert seen == outcomes and len(seen) == 4
     assert [o.index for o in seen] == sorted(o.index for o in seen)
+
+
+def results(outcomes: list[arena.DealOutcome]) -> list[tuple[int, list[bool], list[int], int]]:
+    """What decides a report besides the move times."""
+    return [(o.index, o.won, o.levels, o.score_diff) for o in outcomes]
+
+
+def test_per_deal_file_is_written_as_deals_are_done(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "deals.jsonl"
+    assert arena.run(parse("random", "heuristic", "--deals", "3", "--seed", "5", "--per-deal", str(path))) == 0
+    header, rows = arena.read_log(str(path))
+    assert header == arena.log_header(arena.Entrant("random"), arena.Entrant("heuristic"), 5, "nanning")
+    assert [row["index"] for row in rows] == sorted(row["index"] for row in rows) and len(rows) == 3
+    err = capsys.readouterr().err
+    assert all(f"deal {row['index']}: " in err for row in rows)
+
+
+def test_a_stopped_run_resumed_plays_the_same_deals(tmp_path: Path) -> None:
+    a, b = arena.Entrant("random"), arena.Entrant("heuristic")
+    whole, _ = arena.run_logged(a, b, 5, 9, "nanning", 1, str(tmp_path / "whole.jsonl"))
+    path = str(tmp_path / "stopped.jsonl")
+    stopped, _ = arena.run_logged(a, b, 2, 9, "nanning", 1, path)
+    resumed, _ = arena.run_logged(a, b, 5, 9, "nanning", 2, path, resume=True)
+    assert results(resumed) == results(whole) and results(resumed[:2]) == results(stopped)
+    assert [row["index"] for row in arena.read_log(path)[1]] == [o.index for o in whole]
+    again, _ = arena.run_logged(a, b, 5, 9, "nanning", 1, path, resume=True)
+    assert results(again) == results(whole)
+
+
+def test_resume_refuses_another_arenas_file_and_bad_lines(tmp_path: Path) -> None:
+    path = tmp_path / "deals.jsonl"
+    arena.run_logged(arena.Entrant("random"), arena.Entrant("random"), 1, 3, "nanning", 1, str(path))
+    with pytest.raises(SystemExit, match="written by another arena"):
+        arena.run(parse("random", "random", "--deals", "2", "--seed", "4", "--per-deal", str(path), "--resume"))
+    with pytest.raises(SystemExit, match="--resume needs --per-deal"):
+        arena.run(parse("random", "random", "--resume"))
+    with pytest.raises(SystemExit, match="No such file"):
+        arena.run(parse("random", "random", "--per-deal", str(tmp_path / "none.jsonl"), "--resume"))
+    path.write_text(path.read_text() + '{"index": 0, "levels": [1]}\n')
+    with pytest.raises(ValueError, match=r"deals.jsonl line 3: not a deal's outcome"):
+        arena.read_log(str(path))
+    path.write_text("{not json\n")
+    with pytest.raises(ValueError, match="line 1: not JSON"):
+        arena.read_log(str(path))

@@ -206,3 +206,24 @@ def test_a_partner_move_replays_if_it_is_one_of_the_heuristics_best() -> None:
     assert loose > 0
     with pytest.raises(ValueError, match="partner_moves=0"):
         PastMoves(sit, plays, 12, partner_moves=0)
+
+
+def test_before_a_lead_the_chain_deals_from_lead_replay_from() -> None:
+    """With ``lead_replay_from=30`` a lead with 17–30 cards in hand is dealt as with the chain from
+    30 cards on every move, and a follow as with the defaults."""
+    late = replace(SearchConfig(), lead_replay_from=30)
+    seen = {True: 0, False: 0}
+    for in_trick in (False, True):
+        for view, _ in late_positions("nanning", seed=4, every=2, most_cards=30, in_trick=in_trick):
+            sit = Situation.from_view(view)
+            if sit.hand_size <= late.replay_from:
+                continue
+            same_as = SearchConfig() if in_trick else replace(SearchConfig(), replay_from=30)
+            dealt = [next(SearchBot(0, config).deals(view, sit, random.Random(5), 40.0)) for config in (late, same_as)]
+            assert dealt[0] == dealt[1]
+            if not in_trick:
+                default = next(SearchBot(0, SearchConfig()).deals(view, sit, random.Random(5), 40.0))
+                assert default != dealt[0]
+            seen[in_trick] += 1
+    assert seen[True] > 0 and seen[False] > 0
+    assert late.chain_from(leading=True) == 30 and late.chain_from(leading=False) == late.replay_from

@@ -11,13 +11,21 @@ Reported for A: hands won, mean level change per hand (+levels when A's team win
 −levels when it loses, R36), mean score difference per deal (the attackers' score when A attacks
 minus the attackers' score when B attacks, same cards), each with a 95% confidence interval over
 deals (normal approximation), and the time per move of each bot.
+
+``--per-deal PATH`` writes each deal's outcome to PATH as soon as it is done (JSON lines after a
+first line naming the arena) and reports each deal on stderr, so a long run can be followed;
+``--resume`` reads PATH back and plays on after its last deal, so a stopped run loses nothing and
+gives the same deals and report as one that was never stopped.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import math
 import random
+import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -183,16 +191,18 @@ def run_arena(
     budget_ms: int = 300,
     jobs: int = 1,
     on_outcome: Callable[[DealOutcome], None] | None = None,
+    first: int = 0,
 ) -> tuple[list[DealOutcome], float]:
-    """Play ``deals`` duplicate deals (skipping redeals); the outcomes and the wall time. A bot given
-    by name gets ``budget_ms`` per move if it is the search; an :class:`Entrant` brings its own options.
-    ``on_outcome`` is called with each outcome as soon as it and every earlier deal are done (in deal
-    order), so a long run can be followed and what it has done kept if it is stopped."""
+    """Play ``deals`` duplicate deals (skipping redeals) from deal ``first`` on; the outcomes and the
+    wall time. A bot given by name gets ``budget_ms`` per move if it is the search; an
+    :class:`Entrant` brings its own options. ``on_outcome`` is called with each outcome as soon as it
+    and every earlier deal are done (in deal order), so a long run can be followed and what it has
+    done kept if it is stopped (and resumed from the deal after the last one kept)."""
     a = a if isinstance(a, Entrant) else Entrant.named(a, budget_ms)
     b = b if isinstance(b, Entrant) else Entrant.named(b, budget_ms)
     start = time.perf_counter()
     outcomes: list[DealOutcome] = []
-    index = 0
+    index = first
     with ProcessPoolExecutor(jobs) if jobs > 1 else _Inline() as pool:
         while len(outcomes) < deals:
             batch: list[DealArgs] = [(a, b, seed, i, preset) for i in range(index, index + deals - len(outcomes))]
@@ -218,6 +228,81 @@ class _Inline:
         return (_play_deal_args(item) for item in items)
 
 
+def log_header(a: Entrant, b: Entrant, seed: int, preset: str) -> dict[str, Any]:
+    """The first line of a per-deal file: what decides its deals and moves (as JSON reads it back)."""
+    arena = {"a": a.name, "a_options": dict(a.options), "b": b.name, "b_options": dict(b.options)}
+    return {"arena": json.loads(json.dumps({**arena, "seed": seed, "preset": preset}))}
+
+
+class DealLog:
+    """A per-deal file being written: its header line first, then one JSON line per outcome, each
+    flushed as it is written (:func:`read_log` reads it back)."""
+
+    def __init__(self, path: str, header: Mapping[str, Any], append: bool = False) -> None:
+        self.path = path
+        self._file = open(path, "a" if append else "w", encoding="utf-8")  # noqa: SIM115 (DealLog.close closes it)
+        if not append:
+            self._write(header)
+
+    def _write(self, row: Mapping[str, Any]) -> None:
+        self._file.write(json.dumps(row) + "\n")
+        self._file.flush()
+
+    def record(self, outcome: DealOutcome) -> None:
+        self._write(dataclasses.asdict(outcome))
+        print(f"deal {outcome.index}: {sum(outcome.levels) / 2:+.1f} levels per hand", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> DealLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def read_log(path: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """A per-deal file's header (None if it has none) and its deals in order, each with at least an
+    ``index`` and both duplicates' ``levels``; ``ValueError`` naming the file and line otherwise."""
+    header: dict[str, Any] | None = None
+    rows: list[dict[str, Any]] = []
+    with open(path, encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise ValueError(f"{path} line {number}: not JSON ({error.msg})") from None
+            if number == 1 and isinstance(row, dict) and "arena" in row:
+                header = row
+                continue
+            levels = row.get("levels") if isinstance(row, dict) else None
+            if not (
+                isinstance(row, dict)
+                and isinstance(row.get("index"), int)
+                and isinstance(levels, list)
+                and len(levels) == 2
+                and all(isinstance(level, int) for level in levels)
+            ):
+                raise ValueError(f"{path} line {number}: not a deal's outcome (an index and two levels)")
+            if rows and row["index"] <= rows[-1]["index"]:
+                raise ValueError(f"{path} line {number}: deal {row['index']} is not after deal {rows[-1]['index']}")
+            rows.append(row)
+    return header, rows
+
+
+def resumed_outcomes(path: str, header: Mapping[str, Any]) -> list[DealOutcome]:
+    """The outcomes a per-deal file written by the arena ``header`` names holds, to play on from;
+    ``ValueError`` if it was written by another arena or is not a whole per-deal file."""
+    found, rows = read_log(path)
+    if found != header:
+        raise ValueError(f"--resume {path}: written by another arena ({found}), not {header}")
+    try:
+        return [DealOutcome(**row) for row in rows]
+    except TypeError:
+        raise ValueError(f"--resume {path}: a deal lacks the fields `tuolaji arena --per-deal` writes") from None
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     names = [*BOT_NAMES, *ALIASES]
     parser.add_argument("a", choices=names, help="bot A (the one reported on)")
@@ -227,11 +312,46 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--preset", choices=PRESET_NAMES, default="nanning", help="rule preset (§14)")
     parser.add_argument("--budget-ms", type=int, default=300, help="search bot budget per move (default 300)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--per-deal", metavar="PATH", help="write each deal's outcome to PATH as it is done")
+    parser.add_argument("--resume", action="store_true", help="play on after the last deal of --per-deal PATH")
 
 
 def run(args: argparse.Namespace) -> int:
     if args.deals < 1 or args.jobs < 1 or args.budget_ms < 1:
         raise SystemExit("arena: --deals, --jobs and --budget-ms must be at least 1")
-    outcomes, seconds = run_arena(args.a, args.b, args.deals, args.seed, args.preset, args.budget_ms, args.jobs)
+    if args.resume and not args.per_deal:
+        raise SystemExit("arena: --resume needs --per-deal PATH, the file to play on from")
+    a, b = Entrant.named(args.a, args.budget_ms), Entrant.named(args.b, args.budget_ms)
+    outcomes, seconds = run_logged(a, b, args.deals, args.seed, args.preset, args.jobs, args.per_deal, args.resume)
     print(summarize(args.a, args.b, outcomes, seconds))
     return 0
+
+
+def run_logged(
+    a: Entrant,
+    b: Entrant,
+    deals: int,
+    seed: int,
+    preset: str,
+    jobs: int,
+    path: str | None,
+    resume: bool = False,
+) -> tuple[list[DealOutcome], float]:
+    """:func:`run_arena`, each outcome written to the per-deal file ``path`` (if any) as it is done;
+    with ``resume``, the deals already in ``path`` are kept and the run plays on after the last of
+    them (the time is this run's). ``SystemExit`` naming the file if it cannot be resumed."""
+    if path is None:
+        return run_arena(a, b, deals, seed, preset, jobs=jobs)
+    header = log_header(a, b, seed, preset)
+    kept: list[DealOutcome] = []
+    if resume:
+        try:
+            kept = resumed_outcomes(path, header)
+        except (OSError, ValueError) as error:
+            raise SystemExit(f"arena: {error}") from None
+    first = kept[-1].index + 1 if kept else 0
+    with DealLog(path, header, append=resume) as log:
+        played, seconds = run_arena(
+            a, b, deals - len(kept), seed, preset, jobs=jobs, on_outcome=log.record, first=first
+        )
+    return kept + played, seconds
