@@ -29,14 +29,16 @@ from tuolaji.bots.players.search import SearchConfig
 def paired_report(outcomes: Sequence[arena.DealOutcome], path: str) -> str:
     """This run's gain in levels per hand over another run's --per-deal file, on the deals both played."""
     try:
-        other = {row["index"]: row for row in arena.read_log(path)[1]}
+        base = arena.read_log(path)[1]
     except (OSError, ValueError) as error:
         raise SystemExit(f"--compare: {error}") from None
-    diffs = [sum(o.levels) / 2 - sum(other[o.index]["levels"]) / 2 for o in outcomes if o.index in other]
-    if not diffs:
+    gain = arena.paired_gain([dataclasses.asdict(o) for o in outcomes], base)
+    if gain is None:
         return f"--compare {path}: no deal in common"
-    mean, half = arena.interval(diffs)
-    return f"gain over {path} on {len(diffs)} common deals: {mean:+.3f} ± {half:.3f} levels per hand (paired)"
+    return (
+        f"gain over {path} on {gain.deals} common deals: {gain.mean:+.3f} ± {gain.half:.3f} levels per hand"
+        f" (paired; {gain.alike} deals alike)"
+    )
 
 
 def main() -> None:

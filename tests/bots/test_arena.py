@@ -87,3 +87,12 @@ def test_resume_refuses_another_arenas_file_and_bad_lines(tmp_path: Path) -> Non
     path.write_text("{not json\n")
     with pytest.raises(ValueError, match="line 1: not JSON"):
         arena.read_log(str(path))
+
+
+def test_paired_gain_is_over_the_deals_both_runs_played() -> None:
+    base = [{"index": 0, "levels": [1, -1]}, {"index": 1, "levels": [2, 0]}, {"index": 3, "levels": [0, 0]}]
+    rows = [{"index": 0, "levels": [1, 1]}, {"index": 1, "levels": [2, 0]}, {"index": 2, "levels": [3, 3]}]
+    gain = arena.paired_gain(rows, base)
+    assert gain is not None and (gain.deals, gain.mean, gain.alike) == (2, 0.5, 1)
+    assert gain.half == pytest.approx(arena.Z95 * 0.5)
+    assert arena.paired_gain(rows[2:], base) is None

@@ -291,6 +291,30 @@ def read_log(path: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     return header, rows
 
 
+@dataclass(frozen=True)
+class PairedGain:
+    """One run's gain in levels per hand over another's on the deals both played (from their
+    per-deal files): the mean of the deal-by-deal differences and its 95% half-width."""
+
+    deals: int
+    mean: float
+    half: float
+    alike: int
+    """Deals on which both runs' level changes were the same."""
+
+
+def paired_gain(rows: Sequence[Mapping[str, Any]], base: Sequence[Mapping[str, Any]]) -> PairedGain | None:
+    """The gain of the run with per-deal ``rows`` over the one with ``base`` (see :func:`read_log`);
+    None if they share no deal. Far narrower than the difference of two separate intervals when the
+    two runs play most moves alike."""
+    levels = {row["index"]: sum(row["levels"]) / 2 for row in base}
+    diffs = [sum(row["levels"]) / 2 - levels[row["index"]] for row in rows if row["index"] in levels]
+    if not diffs:
+        return None
+    mean, half = interval(diffs)
+    return PairedGain(len(diffs), mean, half, sum(diff == 0 for diff in diffs))
+
+
 def resumed_outcomes(path: str, header: Mapping[str, Any]) -> list[DealOutcome]:
     """The outcomes a per-deal file written by the arena ``header`` names holds, to play on from;
     ``ValueError`` if it was written by another arena or is not a whole per-deal file."""
