@@ -145,14 +145,14 @@ def test_the_follows_of_the_trick_on_the_table_count_only_where_they_stand() -> 
 
 
 def test_the_search_mends_its_sampled_deals() -> None:
-    """Before ``SearchConfig.replay_from`` cards the search's deals are samples mended to break no
+    """Before the replay chain (``SearchConfig.chain_from``) the search's deals are samples mended to break no
     more past follows, with the follows it checked charged to the budget; with ``mend_swaps=0`` they
     are plain samples at no cost."""
     config = SearchConfig()
     fewer = 0
     for view, _ in late_positions("nanning", seed=6, every=3, most_cards=54):
         sit, follows = follows_of(view, view.illegal_follow == "reject")
-        if sit.hand_size <= config.replay_from:
+        if sit.hand_size <= config.chain_from(leading=not view.trick):
             continue
         start = sampled(sit, view, random.Random(5))
         plain = next(SearchBot(0, replace(config, mend_swaps=0)).deals(view, sit, random.Random(5), 40.0))

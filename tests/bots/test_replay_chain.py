@@ -166,7 +166,7 @@ def test_the_chain_is_deterministic_for_a_seed() -> None:
 
 
 def test_the_search_deals_from_a_chain_late_in_the_hand() -> None:
-    """From ``SearchConfig.replay_from`` cards on, the search's deals come from a chain started at the
+    """From ``SearchConfig.chain_from`` cards on, the search's deals come from a chain started at the
     sample it would otherwise have mended (tests/bots/test_legal_follows.py): they explain at least as
     many of the other seats' moves, and their replays are charged to the budget."""
     fewer = 0
@@ -174,7 +174,7 @@ def test_the_search_deals_from_a_chain_late_in_the_hand() -> None:
     for view, _ in late_positions("nanning", seed=6, every=3, most_cards=54):
         sit = Situation.from_view(view)
         start = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, random.Random(5))
-        if sit.hand_size > config.replay_from:
+        if sit.hand_size > config.chain_from(leading=not view.trick):
             continue
         deal, cost = next(SearchBot(0, config).deals(view, sit, random.Random(5), 40.0))
         past = past_of(view, depth=config.replay_depth)
@@ -209,21 +209,23 @@ def test_a_partner_move_replays_if_it_is_one_of_the_heuristics_best() -> None:
 
 
 def test_before_a_lead_the_chain_deals_from_lead_replay_from() -> None:
-    """With ``lead_replay_from=30`` a lead with 17–30 cards in hand is dealt as with the chain from
-    30 cards on every move, and a follow as with the defaults."""
-    late = replace(SearchConfig(), lead_replay_from=30)
+    """With ``lead_replay_from=30`` (the default) a lead with 17–30 cards in hand is dealt as with the
+    chain from 30 cards on every move, and a follow as with the chain from ``replay_from`` only."""
+    late = SearchConfig()
+    early = replace(late, lead_replay_from=late.replay_from)
+    assert late.lead_replay_from == 30
     seen = {True: 0, False: 0}
     for in_trick in (False, True):
         for view, _ in late_positions("nanning", seed=4, every=2, most_cards=30, in_trick=in_trick):
             sit = Situation.from_view(view)
             if sit.hand_size <= late.replay_from:
                 continue
-            same_as = SearchConfig() if in_trick else replace(SearchConfig(), replay_from=30)
+            same_as = early if in_trick else replace(early, replay_from=30)
             dealt = [next(SearchBot(0, config).deals(view, sit, random.Random(5), 40.0)) for config in (late, same_as)]
             assert dealt[0] == dealt[1]
             if not in_trick:
-                default = next(SearchBot(0, SearchConfig()).deals(view, sit, random.Random(5), 40.0))
-                assert default != dealt[0]
+                sampled = next(SearchBot(0, early).deals(view, sit, random.Random(5), 40.0))
+                assert sampled != dealt[0]
             seen[in_trick] += 1
     assert seen[True] > 0 and seen[False] > 0
     assert late.chain_from(leading=True) == 30 and late.chain_from(leading=False) == late.replay_from
