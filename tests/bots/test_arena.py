@@ -96,3 +96,24 @@ def test_paired_gain_is_over_the_deals_both_runs_played() -> None:
     assert gain is not None and (gain.deals, gain.mean, gain.alike) == (2, 0.5, 1)
     assert gain.half == pytest.approx(arena.Z95 * 0.5)
     assert arena.paired_gain(rows[2:], base) is None
+
+
+def test_pooled_gain_pairs_deals_within_each_pair_only() -> None:
+    base7 = [{"index": 0, "levels": [1, -1]}, {"index": 1, "levels": [2, 0]}]
+    new7 = [{"index": 0, "levels": [1, 1]}, {"index": 1, "levels": [2, 0]}]
+    base8 = [{"index": 0, "levels": [3, 3]}]
+    new8 = [{"index": 0, "levels": [1, 1]}]
+    gain = arena.pooled_gain([(new7, base7), (new8, base8)])
+    assert gain is not None and (gain.deals, gain.alike) == (3, 1)
+    assert gain.mean == pytest.approx((1.0 + 0.0 - 2.0) / 3)
+    assert gain.error == pytest.approx(gain.half / arena.Z95)
+    assert arena.pooled_gain([(new8[1:], base8)]) is None
+
+
+def test_runs_of_other_deals_are_not_paired() -> None:
+    header = {"arena": {"a": "search", "b": "heuristic", "b_options": {}, "seed": 7, "preset": "nanning"}}
+    other = {"arena": {**header["arena"], "seed": 8}}
+    arena.check_paired("a.jsonl", header, "b.jsonl", {"arena": {**header["arena"], "a_options": {"gap": 25}}})
+    arena.check_paired("a.jsonl", None, "b.jsonl", other)
+    with pytest.raises(ValueError, match=r"a\.jsonl and b\.jsonl are not runs of the same deals: seed 7 against 8"):
+        arena.check_paired("a.jsonl", header, "b.jsonl", other)

@@ -302,17 +302,49 @@ class PairedGain:
     alike: int
     """Deals on which both runs' level changes were the same."""
 
+    @property
+    def error(self) -> float:
+        """The standard error of :attr:`mean`."""
+        return self.half / Z95
+
 
 def paired_gain(rows: Sequence[Mapping[str, Any]], base: Sequence[Mapping[str, Any]]) -> PairedGain | None:
     """The gain of the run with per-deal ``rows`` over the one with ``base`` (see :func:`read_log`);
     None if they share no deal. Far narrower than the difference of two separate intervals when the
     two runs play most moves alike."""
-    levels = {row["index"]: sum(row["levels"]) / 2 for row in base}
-    diffs = [sum(row["levels"]) / 2 - levels[row["index"]] for row in rows if row["index"] in levels]
+    return pooled_gain([(rows, base)])
+
+
+def pooled_gain(
+    pairs: Sequence[tuple[Sequence[Mapping[str, Any]], Sequence[Mapping[str, Any]]]],
+) -> PairedGain | None:
+    """The gain over every pair ``(rows, base)`` of runs of the same deals (a pair per seed: deals
+    are paired within a pair only), each deal both runs of its pair played counting once; None if
+    no pair shares a deal."""
+    diffs: list[float] = []
+    for rows, base in pairs:
+        levels = {row["index"]: sum(row["levels"]) / 2 for row in base}
+        diffs += [sum(row["levels"]) / 2 - levels[row["index"]] for row in rows if row["index"] in levels]
     if not diffs:
         return None
     mean, half = interval(diffs)
     return PairedGain(len(diffs), mean, half, sum(diff == 0 for diff in diffs))
+
+
+def check_paired(
+    new: str, new_header: Mapping[str, Any] | None, base: str, base_header: Mapping[str, Any] | None
+) -> None:
+    """``ValueError`` unless the per-deal files ``new`` and ``base`` (with the headers
+    :func:`read_log` gave) deal the same cards against the same opponent: the same seed, preset and
+    bot B. A file without a header (an older run) is taken on trust."""
+    if new_header is None or base_header is None:
+        return
+    ours, theirs = new_header["arena"], base_header["arena"]
+    for key in ("seed", "preset", "b", "b_options"):
+        if ours.get(key) != theirs.get(key):
+            raise ValueError(
+                f"{new} and {base} are not runs of the same deals: {key} {ours.get(key)!r} against {theirs.get(key)!r}"
+            )
 
 
 def resumed_outcomes(path: str, header: Mapping[str, Any]) -> list[DealOutcome]:
