@@ -21,17 +21,26 @@ from __future__ import annotations
 import argparse
 import dataclasses
 from collections.abc import Sequence
+from typing import Any
 
 from tuolaji.bots import arena
 from tuolaji.bots.players.search import SearchConfig
 
 
-def paired_report(outcomes: Sequence[arena.DealOutcome], path: str) -> str:
-    """This run's gain in levels per hand over another run's --per-deal file, on the deals both played."""
+def read_compare(path: str, header: dict[str, Any]) -> list[dict[str, Any]]:
+    """The deals of the --compare file, read before the run so a wrong file fails at once;
+    ``SystemExit`` naming it if it cannot be read or is not a run of the deals ``header`` names."""
     try:
-        base = arena.read_log(path)[1]
+        found, base = arena.read_log(path)
+        arena.check_paired("this run", header, path, found)
     except (OSError, ValueError) as error:
         raise SystemExit(f"--compare: {error}") from None
+    return base
+
+
+def paired_report(outcomes: Sequence[arena.DealOutcome], path: str, base: Sequence[dict[str, Any]]) -> str:
+    """This run's gain in levels per hand over the deals ``base`` of the --per-deal file ``path``, on
+    the deals both played."""
     gain = arena.paired_gain([dataclasses.asdict(o) for o in outcomes], base)
     if gain is None:
         return f"--compare {path}: no deal in common"
@@ -62,13 +71,15 @@ def main() -> None:
     heuristic = arena.Entrant("heuristic")
     if args.resume and not args.per_deal:
         raise SystemExit("--resume needs --per-deal PATH, the file to play on from")
+    header = arena.log_header(search, heuristic, args.seed, "nanning")
+    base = read_compare(args.compare, header) if args.compare else None
     outcomes, seconds = arena.run_logged(
         search, heuristic, args.deals, args.seed, "nanning", args.jobs, args.per_deal, args.resume
     )
     print("settings:", " ".join(args.set) or "defaults")
     print(arena.summarize("search", "heuristic", outcomes, seconds))
-    if args.compare:
-        print(paired_report(outcomes, args.compare))
+    if args.compare and base is not None:
+        print(paired_report(outcomes, args.compare, base))
 
 
 if __name__ == "__main__":
