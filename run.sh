@@ -2,6 +2,7 @@
 # One entry point for the two README commands:
 #   ./run.sh serve [tuolaji serve options]   set up .venv, then run the server (SQLite file by default)
 #   ./run.sh test  [pytest options]          set up .venv (with the dev and postgres extras), then ruff, mypy --strict and the whole test suite
+#   ./run.sh setup                           set up .venv only
 #   ./run.sh cluster                         set up .venv, then two nodes on a throwaway PostgreSQL and Redis behind nginx (deploy/)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -14,10 +15,12 @@ setup() {
         "$python" -m venv .venv
     fi
     local stamp=.venv/.installed
-    if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements.lock -nt "$stamp" ] || [ run.sh -nt "$stamp" ]; then
+    if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ setup.py -nt "$stamp" ] \
+        || [ requirements.lock -nt "$stamp" ] || [ run.sh -nt "$stamp" ] || ! .venv/bin/python -m tuolaji.native --stale .; then
         # Every third-party package (the dev and postgres extras and the build backend included) at
         # the version and hashes pinned in requirements.lock; then the project itself, with nothing
-        # more fetched.
+        # more fetched, its hot modules compiled by mypyc (tuolaji/native.py) beside their sources,
+        # again whenever one of those sources changes.
         .venv/bin/python -m pip install --quiet --require-hashes -r requirements.lock
         .venv/bin/python -m pip install --quiet --no-deps --no-build-isolation -e .
         touch "$stamp"
@@ -27,6 +30,9 @@ setup() {
 cmd=${1:-}
 shift || true
 case "$cmd" in
+    setup)
+        setup
+        ;;
     serve)
         setup
         exec .venv/bin/tuolaji serve "$@"
@@ -43,7 +49,7 @@ case "$cmd" in
         exec .venv/bin/python -m pytest "$@"
         ;;
     *)
-        echo "usage: ./run.sh serve|test [options] | ./run.sh cluster" >&2
+        echo "usage: ./run.sh serve|test [options] | ./run.sh setup | ./run.sh cluster" >&2
         exit 2
         ;;
 esac

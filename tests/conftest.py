@@ -8,6 +8,14 @@ from pathlib import Path
 import pytest
 
 from tests.live_server import FAST_ARGS, LiveServer
+from tuolaji.native import stale
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Refuse to test compiled modules older than their sources (an in-place build not redone)."""
+    old = stale(Path(__file__).resolve().parent.parent)
+    if old:
+        pytest.exit(f"compiled modules older than their sources ({', '.join(old)}): run ./run.sh setup", returncode=2)
 
 
 @pytest.fixture

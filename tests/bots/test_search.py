@@ -42,6 +42,13 @@ def test_config_is_checked_and_make_bot_builds_it() -> None:
         SearchConfig.from_settings(["partner_moves=0"])
     with pytest.raises(ValueError, match="no option"):
         make_bot("search", 1, read_plays=True)
+    assert SearchConfig.from_settings(["ms_per_move=0.02,0.001", "gap=9"]) == SearchConfig(
+        ms_per_move=(0.02, 0.001), gap=9
+    )
+    with pytest.raises(ValueError, match="ms_per_move is 2 numbers"):
+        SearchConfig.from_settings(["ms_per_move=0.02"])
+    with pytest.raises(ValueError, match="no number or switch 'speed'"):
+        SearchConfig.from_settings(["speed=2"])
     bot = make_bot("hard", 3, budget_ms=20, candidates=2)
     assert isinstance(bot, SearchBot) and bot.config == SearchConfig(budget_ms=20, candidates=2)
 

@@ -40,6 +40,7 @@ from tuolaji.game.driver import deal_and_bid, play_to_end
 from tuolaji.game.options import PRESET_NAMES, TableOptions
 from tuolaji.game.round import Round, RoundSetup
 from tuolaji.game.view import RoundResult
+from tuolaji.native import build
 
 Z95 = 1.959964
 
@@ -380,6 +381,7 @@ def run(args: argparse.Namespace) -> int:
     a, b = Entrant.named(args.a, args.budget_ms), Entrant.named(args.b, args.budget_ms)
     outcomes, seconds = run_logged(a, b, args.deals, args.seed, args.preset, args.jobs, args.per_deal, args.resume)
     print(summarize(args.a, args.b, outcomes, seconds))
+    print(f"rules and bots: {build()} build (tuolaji/native.py)")
     return 0
 
 

@@ -7,6 +7,7 @@ import logging
 import socket
 from collections.abc import Callable
 
+from tuolaji.native import build
 from tuolaji.server.config import DEFAULT_SEARCH_BUDGET_MS, ServerConfig, default_bot_workers
 from tuolaji.server.http_guard import parse_networks
 from tuolaji.server.limits import ACCOUNT_RATE_PER_MINUTE, GUESTS_PER_HOUR
@@ -183,6 +184,12 @@ def run(args: argparse.Namespace) -> int:
     from tuolaji.server.app import create_app
 
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if build() != "compiled":
+        logging.getLogger("tuolaji.serve").warning(
+            "the rules and bots run as a %s build, not compiled: the search bot takes about 2.5 times "
+            "--search-budget-ms per move (tuolaji/native.py; reinstall with mypyc)",
+            build(),
+        )
     if args.node_name is not None and not args.node_name.isalnum():
         raise SystemExit(f"tuolaji serve: --node-name {args.node_name!r}: use letters and digits only")
     config = ServerConfig(

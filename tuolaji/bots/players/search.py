@@ -144,8 +144,8 @@ class SearchConfig:
     @classmethod
     def from_settings(cls, settings: Sequence[str], base: SearchConfig | None = None) -> SearchConfig:
         """``base`` (default: the defaults) with ``name=value`` settings applied, as benchmarks take them
-        on the command line (``candidates=3``, ``replay_partner=false``); ``ValueError`` for an unknown
-        field or a value of the wrong kind."""
+        on the command line (``candidates=3``, ``replay_partner=false``, ``ms_per_move=0.02,0.001``);
+        ``ValueError`` for an unknown field or a value of the wrong kind."""
         base = base or cls()
         changes: dict[str, object] = {}
         for setting in settings:
@@ -157,6 +157,11 @@ class SearchConfig:
                 changes[name] = text.lower() == "true"
             elif isinstance(default, int | float):
                 changes[name] = type(default)(text)
+            elif isinstance(default, tuple):
+                numbers = tuple(float(part) for part in text.split(","))
+                if len(numbers) != len(default):
+                    raise ValueError(f"{setting}: {name} is {len(default)} numbers separated by commas")
+                changes[name] = numbers
             else:
                 raise ValueError(f"{setting}: no number or switch {name!r} in SearchConfig")
         return replace(base, **changes)  # type: ignore[arg-type]
@@ -258,7 +263,7 @@ class SearchBot(Bot):
         margin = config.switch_margin
         rng = self.rng_for(view)
         horizon = config.horizon_for(sit.hand_size)
-        units: float = config.playouts_for(sit.hand_size, horizon)
+        units = float(config.playouts_for(sit.hand_size, horizon))
         values: list[list[float]] = [[] for _ in candidates]
         active = list(range(len(candidates)))
         deals = self.deals(view, sit, rng, config.playout_moves(sit.hand_size, horizon))
