@@ -23,6 +23,10 @@ class Pattern:
     suit_class: int
     top: int
 
+    def __reduce__(self) -> tuple[type[Pattern], tuple[int, int, int, int]]:
+        # Compiled (tuolaji/native.py), a frozen dataclass cannot be unpickled field by field.
+        return (Pattern, (self.arity, self.length, self.suit_class, self.top))
+
     @property
     def size(self) -> int:
         """Number of cards, ``arity * length``."""

@@ -24,6 +24,18 @@ class Preset:
     timeouts_before_autoplay: int
     redeal_limit_dissolves: bool
 
+    def __reduce__(self) -> tuple[type[Preset], tuple[str, bool, int, bool, int, bool]]:
+        # Compiled (tuolaji/native.py), a frozen dataclass cannot be unpickled field by field.
+        fields = (
+            self.name,
+            self.merged_exact,
+            self.last_trick_min_lead,
+            self.low_2233_tractor,
+            self.timeouts_before_autoplay,
+            self.redeal_limit_dissolves,
+        )
+        return (Preset, fields)
+
 
 PRESETS: Final[dict[str, Preset]] = {
     preset.name: preset

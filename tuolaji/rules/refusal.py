@@ -25,6 +25,10 @@ class Refusal:
     message: str
     params: dict[str, Any] = field(default_factory=dict)
 
+    def __reduce__(self) -> tuple[type[Refusal], tuple[str, str | None, str, dict[str, Any]]]:
+        # Compiled (tuolaji/native.py), a frozen dataclass cannot be unpickled field by field.
+        return (Refusal, (self.reason, self.rule, self.message, self.params))
+
     def to_params(self) -> dict[str, Any]:
         """The params a protocol error carries: ``reason``, ``rule`` (if any) and this refusal's own params."""
         head: dict[str, Any] = {"reason": self.reason}
