@@ -38,10 +38,11 @@ gain is at least ``switch_margin`` per deal and stays above zero ``switch_z`` st
 Determinism and the time budget: the number of play-outs is computed from the budget, not
 measured: ``play-outs = budget_ms / (expected play-out moves × cost per move)`` (at least two),
 where the cost per move (``ms_per_move``, growing with the cards in hand) was measured on the
-reference machine; each deal spends one play-out per candidate still in the race, each move a
-chain replays ``replay_cost`` play-out moves and each past follow checked ``check_cost``. So a seed
-and a view always give the same move, on any machine; on a slower machine a move takes
-proportionally longer than the budget.
+reference machine with the compiled build (:mod:`tuolaji.native`; ``benchmarks/playout_cost.py``);
+each deal spends one play-out per candidate still in the race, each move a chain replays
+``replay_cost`` play-out moves and each past follow checked ``check_cost``. So a seed and a view
+always give the same move, on any machine and either build; on a slower machine, or as plain
+Python (about three times slower), a move takes proportionally longer than the budget.
 """
 
 from __future__ import annotations
@@ -75,16 +76,16 @@ class SearchConfig:
     """Everything the search bot's play depends on besides its seed (see the module docstring)."""
 
     budget_ms: float = 300.0
-    """Time budget per move on the reference machine (turned into a number of play-outs)."""
+    """Time budget per move on the reference machine, compiled (turned into a number of play-outs)."""
     candidates: int = 4
     """How many of the heuristic's best moves are searched."""
     horizon_tricks: int = 6
     """Play-outs stop after this many tricks (the points still in the hands are then shared by strength)."""
     endgame_cards: int = 16
     """From this many cards in hand down, play-outs run to the end of the hand (摳底, R35, in every one)."""
-    ms_per_move: tuple[float, float] = (0.035, 0.002)
-    """Cost of one play-out move on the reference machine, a + b × cards in hand (ms), fitted to
-    ``benchmarks/playout_cost.py``."""
+    ms_per_move: tuple[float, float] = (0.02, 0.001)
+    """Cost of one play-out move on the reference machine with the compiled build, a + b × cards in
+    hand (ms), fitted by ``benchmarks/playout_cost.py``."""
     cards_per_trick: float = 1.6
     """Average cards per play, to estimate how many tricks are left."""
     score_weight: float = 1 / 80
@@ -123,14 +124,15 @@ class SearchConfig:
     """Swaps proposed between two deals."""
     aimed: float = 0.5
     """Share of the chain's swaps that give away a card a failing replay played."""
-    replay_cost: float = 2.5
-    """What replaying one move costs, in play-out moves."""
+    replay_cost: float = 1.7
+    """What replaying one move of the chain costs (its swap's own work included), in play-out moves
+    (``benchmarks/playout_cost.py``)."""
     mend_swaps: int = 30
     """Before the replay chain takes over, swaps that may move each sampled deal towards one on which
     the other seats' past follows were all legal (:func:`~tuolaji.bots.knowledge.legal_follows.mend`;
     0: none)."""
     check_cost: float = 0.15
-    """What checking one past follow costs, in play-out moves."""
+    """What checking one past follow costs, in play-out moves (``benchmarks/playout_cost.py``)."""
 
     def __post_init__(self) -> None:
         if self.budget_ms <= 0 or self.horizon_tricks < 1 or self.candidates < 1:
