@@ -26,6 +26,7 @@ NATIVE_SOURCES = (
     "tuolaji/rules/__init__.py",
     "tuolaji/rules/follow.py",
     "tuolaji/rules/follow_choice.py",
+    "tuolaji/rules/frozen.py",
     "tuolaji/rules/lead_choice.py",
     "tuolaji/rules/pattern.py",
     "tuolaji/rules/patterns.py",

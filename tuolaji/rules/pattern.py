@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
+
+from .frozen import reduce_by_fields
 
 UNIT_NAMES: Final = ("", "single", "pair", "triple", "bomb")
 """Unit names by arity (R10)."""
@@ -23,9 +25,8 @@ class Pattern:
     suit_class: int
     top: int
 
-    def __reduce__(self) -> tuple[type[Pattern], tuple[int, int, int, int]]:
-        # Compiled (tuolaji/native.py), a frozen dataclass cannot be unpickled field by field.
-        return (Pattern, (self.arity, self.length, self.suit_class, self.top))
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return reduce_by_fields(self)
 
     @property
     def size(self) -> int:

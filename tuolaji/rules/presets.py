@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, TypeAlias
+from typing import Any, Final, TypeAlias
+
+from .frozen import reduce_by_fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,17 +26,8 @@ class Preset:
     timeouts_before_autoplay: int
     redeal_limit_dissolves: bool
 
-    def __reduce__(self) -> tuple[type[Preset], tuple[str, bool, int, bool, int, bool]]:
-        # Compiled (tuolaji/native.py), a frozen dataclass cannot be unpickled field by field.
-        fields = (
-            self.name,
-            self.merged_exact,
-            self.last_trick_min_lead,
-            self.low_2233_tractor,
-            self.timeouts_before_autoplay,
-            self.redeal_limit_dissolves,
-        )
-        return (Preset, fields)
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return reduce_by_fields(self)
 
 
 PRESETS: Final[dict[str, Preset]] = {

@@ -13,6 +13,7 @@ from typing import Any
 
 from tuolaji.cards import SUITS, Card, format_card
 
+from .frozen import reduce_by_fields
 from .trump import TRUMP_CLASS
 
 
@@ -25,9 +26,8 @@ class Refusal:
     message: str
     params: dict[str, Any] = field(default_factory=dict)
 
-    def __reduce__(self) -> tuple[type[Refusal], tuple[str, str | None, str, dict[str, Any]]]:
-        # Compiled (tuolaji/native.py), a frozen dataclass cannot be unpickled field by field.
-        return (Refusal, (self.reason, self.rule, self.message, self.params))
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        return reduce_by_fields(self)
 
     def to_params(self) -> dict[str, Any]:
         """The params a protocol error carries: ``reason``, ``rule`` (if any) and this refusal's own params."""
