@@ -2,10 +2,10 @@
 
 The rules engine and the bots' inner loops (the heuristic, card knowledge, play-outs) are plain,
 fully typed Python; ``pip install`` compiles the modules listed here with mypyc (``setup.py``), which
-makes the search bot's play-outs about 2.5 times faster. Compiled or not, every function gives the
+makes the search bot's play-outs 2.5 to 3 times faster. Compiled or not, every function gives the
 same results, so a bot makes the same moves either way; only the time differs. The search bot's cost
 model (:class:`tuolaji.bots.players.search.SearchConfig`) is fitted to the compiled build, so the
-plain build spends about 2.5 times its budget per move.
+plain build spends 2.5 to 3 times its budget per move.
 
 This module imports nothing from the package: ``setup.py`` reads :data:`NATIVE_SOURCES` from it
 before the package is built. ``python -m tuolaji.native`` says which build is running, and with

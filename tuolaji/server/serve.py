@@ -186,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if build() != "compiled":
         logging.getLogger("tuolaji.serve").warning(
-            "the rules and bots run as a %s build, not compiled: the search bot takes about 2.5 times "
+            "the rules and bots run as a %s build, not compiled: the search bot takes 2.5 to 3 times "
             "--search-budget-ms per move (tuolaji/native.py; reinstall with mypyc)",
             build(),
         )

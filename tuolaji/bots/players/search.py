@@ -42,7 +42,7 @@ reference machine with the compiled build (:mod:`tuolaji.native`; ``benchmarks/p
 each deal spends one play-out per candidate still in the race, each move a chain replays
 ``replay_cost`` play-out moves and each past follow checked ``check_cost``. So a seed and a view
 always give the same move, on any machine and either build; on a slower machine, or as plain
-Python (about three times slower), a move takes proportionally longer than the budget.
+Python (2.5 to 3 times slower), a move takes proportionally longer than the budget.
 """
 
 from __future__ import annotations
