@@ -18,7 +18,9 @@ A setting may also name ``chains=K`` (not a field): late deals are then taken in
 replay chains, each started from its own sampled deal with its own burn-in (more distinct deals for
 ``K`` burn-ins' cost; an experiment, not a search option), and ``mended_start=1`` (not a field
 either) mends each chain's first deal as the search mends its sampled ones (R22–R25, checks charged
-to the budget alike) before the burn-in.
+to the budget alike) before the burn-in. ``oracle=1`` (not a field) deals the search the true hands
+every time, at no cost: what perfect knowledge of the hidden cards gives the search as it values
+play-outs (its horizon, its estimate of the points still in the hands).
 With ``--by-kind`` each setting's gain is also given for leads and follows apart, by cards in hand
 (8 or fewer, 9–16, 17–30, 31–54), beside the ceiling of its candidates: the gain had it picked, in
 every position, whichever of them does best on the true deal (what perfect knowledge of the hidden
@@ -53,7 +55,7 @@ Position = tuple[SeatView, list[list[int]]]
 Z95 = 1.959964
 BANDS = ((0, 8), (9, 16), (17, 30), (31, 54))
 """Cards in hand, for ``--by-kind``."""
-EXTRA = ("chains", "mended_start")
+EXTRA = ("chains", "mended_start", "oracle")
 """Settings of this benchmark's experiments, not fields of SearchConfig."""
 
 
@@ -76,17 +78,24 @@ def positions(seed: int, deals: int, most_cards: int, fewest_cards: int = 0, sea
     return found
 
 
-class ManyChains(SearchBot):
+class DealVariants(SearchBot):
     """The search with its late deals taken in turn from ``chains`` replay chains, each started from
-    a sampled deal that is mended first if ``mended_start``."""
+    a sampled deal that is mended first if ``mended_start``; or, given ``truth``, the true deal for
+    every play-out."""
 
-    def __init__(self, seed: int, config: SearchConfig, chains: int, mended_start: bool) -> None:
+    def __init__(
+        self, seed: int, config: SearchConfig, chains: int, mended_start: bool, truth: list[list[int]] | None = None
+    ) -> None:
         super().__init__(seed, config)
         self.chains = chains
         self.mended_start = mended_start
+        self.truth = truth
 
     def deals(self, view: SeatView, sit: Situation, rng: random.Random, per_playout: float) -> Deals:
         config = self.config
+        if self.truth is not None:
+            while True:
+                yield [list(hand) for hand in self.truth], 0.0
         if (self.chains == 1 and not self.mended_start) or sit.hand_size > config.chain_from(leading=not view.trick):
             yield from super().deals(view, sit, rng, per_playout)
             return
@@ -146,7 +155,8 @@ def main() -> None:
         seconds = 0.0
         for number, (view, real) in enumerate(found):
             sit = Situation.from_view(view)
-            bot = ManyChains(number, config, extra.get("chains", 1), bool(extra.get("mended_start", 0)))
+            truth = real if extra.get("oracle", 0) else None
+            bot = DealVariants(number, config, extra.get("chains", 1), bool(extra.get("mended_start", 0)), truth)
             candidates = bot.candidates_for(sit)
             heuristic = candidates[0]
             start = time.process_time()

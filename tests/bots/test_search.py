@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from tests.bots.conftest import setup
 from tuolaji.bots import make_bot
+from tuolaji.bots.knowledge.shapes import counts_of
 from tuolaji.bots.knowledge.situation import Situation
 from tuolaji.bots.players.bidding import HEURISTIC_BIDDERS
 from tuolaji.bots.players.heuristic import choose_play, legal_follows, ranked_follows, ranked_leads
@@ -18,8 +19,10 @@ from tuolaji.bots.players.search import (
     SearchConfig,
     expected_levels,
     pick,
+    points_left_share,
     signed_levels,
 )
+from tuolaji.bots.playouts.rollout import Playout
 from tuolaji.game import CloseReview, Play, Round
 from tuolaji.game.driver import deal_and_bid
 from tuolaji.rules import hand_result, is_legal_follow
@@ -65,6 +68,28 @@ def advanced(seed: int, moves: int) -> Round:
         if round_.to_move is None:
             round_.apply(CloseReview())
     return round_
+
+
+def test_points_left_are_shared_by_strength_as_steeply_as_configured() -> None:
+    """A play-out cut short: slope 1 shares the points left by the strength share (the two teams'
+    shares add up to the points left), slope 0 halves them, a steeper slope moves the stronger
+    team's share away from half and, very steep, gives it every point."""
+    round_ = advanced(6, 0)
+    seat = round_.to_move
+    assert seat is not None
+    sit = Situation.from_view(round_.view(seat))
+    playout = Playout.from_situation(sit, [counts_of(round_.view(s).hand) for s in range(4)])
+    playout.run(None, 6)
+    assert not playout.finished
+    shares = {slope: [points_left_share(playout, team, slope) for team in (0, 1)] for slope in (0.0, 1.0, 2.4, 1e6)}
+    left = shares[1.0][0][1]
+    assert left > 0 and all(total == left for pair in shares.values() for _, total in pair)
+    assert abs(shares[1.0][0][0] + shares[1.0][1][0] - left) <= 1
+    assert shares[0.0][0][0] == shares[0.0][1][0] == round(left / 2)
+    strong = 0 if shares[1.0][0][0] > shares[1.0][1][0] else 1
+    taken = [shares[slope][strong][0] for slope in (0.0, 1.0, 2.4, 1e6)]
+    assert taken[0] < taken[1] < taken[2] < taken[3] == left
+    assert shares[1e6][1 - strong][0] == 0
 
 
 def test_search_moves_are_candidates_and_deterministic() -> None:

@@ -22,8 +22,9 @@ once the bot holds ``endgame_cards`` cards or fewer, and scored for the bot's te
     value = expected signed level change (R36) of the estimated final score + signed score × score_weight
 
 where the estimated final score is the attackers' score so far, plus what the play-out moved, plus,
-when the play-out stopped before the end, the attackers' share of the points still in the hands by
-the strength left (:func:`tuolaji.bots.policy.values.card_value` summed over each team's cards). That
+when the play-out stopped before the end, the attackers' share of the points still in the hands:
+``0.5 + share_slope × (s − 0.5)`` within 0 and 1, where ``s`` is their share of the strength left
+(:func:`tuolaji.bots.policy.values.card_value` summed over each team's cards). That
 estimate is uncertain, so its level change is an expectation (:func:`expected_levels`) over a normal
 error of ``spread`` × the points still in the hands; a play-out played to the end is valued by its
 exact level change.
@@ -90,6 +91,10 @@ class SearchConfig:
     """Average cards per play, to estimate how many tricks are left."""
     score_weight: float = 1 / 80
     """Levels per point of the attackers' score in a play-out's value, beside the level change itself."""
+    share_slope: float = 1.0
+    """When a play-out stops before the end, how steeply the attackers' share of the points still in
+    the hands follows their share of the strength (1: the strength share itself; fitted on heuristic
+    hands by ``benchmarks/cutoff_share.py``)."""
     spread: float = 0.15
     """When a play-out stops before the end, the error of its estimated final score, as a share of
     the points still in the hands."""
@@ -214,20 +219,29 @@ def team_value(sit: Situation, playout: Playout, config: SearchConfig) -> float:
     score = playout.points_taken + playout.gained
     spread = 0.0
     if not playout.finished:
-        table = playout.table
-        strength = [0.0, 0.0]
-        left = 0
-        for seat, hand in enumerate(playout.hands):
-            for kind, count in enumerate(hand):
-                if count:
-                    strength[seat % 2] += count * card_value(table, hand, kind)
-                    left += count * table.points[kind]
-        attackers = 1 - sit.dealer % 2
-        score += round(left * strength[attackers] / (sum(strength) or 1.0))
+        expected, left = points_left_share(playout, 1 - sit.dealer % 2, config.share_slope)
+        score += expected
         spread = config.spread * left
     score = max(0, min(MAX_SCORE, score))
     attackers_value = expected_levels(score, spread) + config.score_weight * score
     return -attackers_value if sit.defending else attackers_value
+
+
+def points_left_share(playout: Playout, attackers: int, share_slope: float) -> tuple[int, int]:
+    """Of the card points still in the hands of an unfinished play-out, how many the ``attackers``
+    (team 0 or 1) are expected to take, and how many there are: ``0.5 + share_slope × (s − 0.5)``
+    of them, within none and all, where ``s`` is their share of the strength left."""
+    table = playout.table
+    strength = [0.0, 0.0]
+    left = 0
+    for seat, hand in enumerate(playout.hands):
+        for kind, count in enumerate(hand):
+            if count:
+                strength[seat % 2] += count * card_value(table, hand, kind)
+                left += count * table.points[kind]
+    share = strength[attackers] / (sum(strength) or 1.0)
+    share += (share_slope - 1.0) * (share - 0.5)
+    return round(left * max(0.0, min(1.0, share))), left
 
 
 Deals = Iterator[tuple[list[list[int]], float]]
