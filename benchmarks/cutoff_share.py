@@ -20,6 +20,7 @@ import argparse
 import math
 from dataclasses import dataclass
 
+from tuolaji.bots.knowledge.cardinfo import CardTable
 from tuolaji.bots.knowledge.shapes import counts_of
 from tuolaji.bots.knowledge.situation import Situation
 from tuolaji.bots.players.search import END, SearchConfig, points_left_share
@@ -33,12 +34,21 @@ from tuolaji.game.view import SeatView
 class Cut:
     """A play-out stopped where the search stops it, and how the hand went on."""
 
-    playout: Playout
+    table: CardTable
+    hands: list[list[int]]
+    """The four hands at the cut."""
     attackers: int
-    cards: int
-    """Cards still in the four hands at the cut."""
     gain: int
     """The attackers' points from the cut to the end of the hand."""
+
+    def share(self, slope: float) -> tuple[int, int]:
+        """The search's estimate with ``slope``, and the points left (:func:`points_left_share`)."""
+        return points_left_share(self.table, self.hands, self.attackers, slope)
+
+    @property
+    def cards(self) -> int:
+        """Cards still in the four hands at the cut."""
+        return sum(sum(hand) for hand in self.hands)
 
 
 def cuts(seed: int, deals: int, config: SearchConfig) -> list[Cut]:
@@ -53,21 +63,10 @@ def cuts(seed: int, deals: int, config: SearchConfig) -> list[Cut]:
         playout.run(None, config.horizon_tricks)
         if playout.finished:
             return
-        at_cut = Playout(
-            playout.table,
-            playout.preset,
-            playout.dealer,
-            [list(hand) for hand in playout.hands],
-            playout.played,
-            playout.voids,
-            playout.trick,
-            playout.points_taken + playout.gained,
-            playout.to_move(),
-        )
+        hands = [list(hand) for hand in playout.hands]
         before = playout.gained
         playout.run(None, END)
-        cards = sum(sum(hand) for hand in at_cut.hands)
-        found.append(Cut(at_cut, 1 - sit.dealer % 2, cards, playout.gained - before))
+        found.append(Cut(playout.table, hands, 1 - sit.dealer % 2, playout.gained - before))
 
     self_play(seed, deals, visit)
     return found
@@ -77,7 +76,7 @@ def fitted_slope(found: list[Cut]) -> float:
     """The least-squares slope ``k`` of ``gain − left / 2 ≈ k × (strength share × left − left / 2)``."""
     num = den = 0.0
     for cut in found:
-        shared, left = points_left_share(cut.playout, cut.attackers, 1.0)
+        shared, left = cut.share(1.0)
         x = shared - left / 2
         num += x * (cut.gain - left / 2)
         den += x * x
@@ -89,7 +88,7 @@ def error(found: list[Cut], slope: float) -> tuple[float, float]:
     squares = shares = 0.0
     counted = 0
     for cut in found:
-        expected, left = points_left_share(cut.playout, cut.attackers, slope)
+        expected, left = cut.share(slope)
         squares += (expected - cut.gain) ** 2
         if left:
             shares += ((expected - cut.gain) / left) ** 2

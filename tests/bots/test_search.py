@@ -81,7 +81,10 @@ def test_points_left_are_shared_by_strength_as_steeply_as_configured() -> None:
     playout = Playout.from_situation(sit, [counts_of(round_.view(s).hand) for s in range(4)])
     playout.run(None, 6)
     assert not playout.finished
-    shares = {slope: [points_left_share(playout, team, slope) for team in (0, 1)] for slope in (0.0, 1.0, 2.4, 1e6)}
+    shares = {
+        slope: [points_left_share(playout.table, playout.hands, team, slope) for team in (0, 1)]
+        for slope in (0.0, 1.0, 2.4, 1e6)
+    }
     left = shares[1.0][0][1]
     assert left > 0 and all(total == left for pair in shares.values() for _, total in pair)
     assert abs(shares[1.0][0][0] + shares[1.0][1][0] - left) <= 1

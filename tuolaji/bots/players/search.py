@@ -54,6 +54,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 
 from tuolaji.bots.base import Bot
+from tuolaji.bots.knowledge.cardinfo import CardTable
 from tuolaji.bots.knowledge.legal_follows import PastFollows, mend
 from tuolaji.bots.knowledge.replay_chain import PastMoves, ReplayChain
 from tuolaji.bots.knowledge.sampling import sample_hands
@@ -219,7 +220,7 @@ def team_value(sit: Situation, playout: Playout, config: SearchConfig) -> float:
     score = playout.points_taken + playout.gained
     spread = 0.0
     if not playout.finished:
-        expected, left = points_left_share(playout, 1 - sit.dealer % 2, config.share_slope)
+        expected, left = points_left_share(playout.table, playout.hands, 1 - sit.dealer % 2, config.share_slope)
         score += expected
         spread = config.spread * left
     score = max(0, min(MAX_SCORE, score))
@@ -227,14 +228,16 @@ def team_value(sit: Situation, playout: Playout, config: SearchConfig) -> float:
     return -attackers_value if sit.defending else attackers_value
 
 
-def points_left_share(playout: Playout, attackers: int, share_slope: float) -> tuple[int, int]:
-    """Of the card points still in the hands of an unfinished play-out, how many the ``attackers``
-    (team 0 or 1) are expected to take, and how many there are: ``0.5 + share_slope × (s − 0.5)``
-    of them, within none and all, where ``s`` is their share of the strength left."""
-    table = playout.table
+def points_left_share(
+    table: CardTable, hands: Sequence[Sequence[int]], attackers: int, share_slope: float
+) -> tuple[int, int]:
+    """Of the card points still in the four ``hands`` (count vectors) of an unfinished play-out, how
+    many the ``attackers`` (team 0 or 1) are expected to take, and how many there are:
+    ``0.5 + share_slope × (s − 0.5)`` of them, within none and all, where ``s`` is their share of
+    the strength left."""
     strength = [0.0, 0.0]
     left = 0
-    for seat, hand in enumerate(playout.hands):
+    for seat, hand in enumerate(hands):
         for kind, count in enumerate(hand):
             if count:
                 strength[seat % 2] += count * card_value(table, hand, kind)
