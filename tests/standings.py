@@ -13,10 +13,10 @@ from typing import Any
 from sqlalchemy import update
 
 from tuolaji.game.actions import action_to_json
-from tuolaji.game.effects import HandSeat
 from tuolaji.game.options import TableOptions
 from tuolaji.game.round import Round, RoundSetup
 from tuolaji.game.simulate import play_random_round
+from tuolaji.room.effects import HandSeat
 from tuolaji.store.accounts import session_id
 from tuolaji.store.db import Database, open_database, sqlite_url
 from tuolaji.store.models import Account, SessionToken

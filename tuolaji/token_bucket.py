@@ -1,7 +1,7 @@
 """A token bucket with the time passed in: the one rate limit every other limit is built from.
 
 The server's limits (:mod:`tuolaji.server.limits`) count in seconds of the monotonic clock; the
-table's quick-phrase limit (:mod:`tuolaji.game.phrases`) in the table's milliseconds. The bucket
+table's quick-phrase limit (:mod:`tuolaji.room.phrases`) in the table's milliseconds. The bucket
 does not care which unit ``now`` is in, as long as ``rate`` is per the same unit.
 """
 

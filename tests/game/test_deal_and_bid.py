@@ -23,7 +23,7 @@ from tuolaji.game import (
 )
 from tuolaji.game.simulate import play_random_round
 from tuolaji.game.view import BidRecord
-from tuolaji.game.wire import view_json
+from tuolaji.wire.views import view_json
 
 from .helpers import hands_with, stacked_round
 

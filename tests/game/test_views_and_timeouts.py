@@ -27,7 +27,7 @@ from tuolaji.game import (
 )
 from tuolaji.game.simulate import random_move
 from tuolaji.game.view import Event
-from tuolaji.game.wire import view_json
+from tuolaji.wire.views import view_json
 
 CARD_KEYS = ("hand", "hint")
 

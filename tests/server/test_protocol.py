@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tuolaji.server.protocol import MAX_FRAME_BYTES, SCHEMAS, ProtocolError, error_message, parse_client_message
+from tuolaji.wire.inbound import MAX_FRAME_BYTES, SCHEMAS, ProtocolError, error_message, parse_client_message
 
 
 def parse(**data: object) -> object:

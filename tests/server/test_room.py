@@ -15,7 +15,7 @@ import httpx
 from tests.live_server import LiveServer
 from tests.server.scenario import FAST
 from tests.server.wsclient import Client, Message
-from tuolaji.game.phrases import PHRASES
+from tuolaji.room.phrases import PHRASES
 
 CODE = re.compile(r"^[A-Za-z0-9_-]{16,}$")
 """An invite code: URL-safe, at least 16 characters (96 random bits)."""

@@ -11,7 +11,7 @@ import httpx
 
 from tests.live_server import LiveServer
 from tests.standings import prepared, store_hand
-from tuolaji.game.effects import HandSeat
+from tuolaji.room.effects import HandSeat
 from tuolaji.store.db import open_database, sqlite_url
 
 NAMES = [f"player{index:02d}" for index in range(45)]

@@ -11,8 +11,8 @@ from tuolaji.bots import canonical_name, make_bot
 from tuolaji.cards import KINDS
 from tuolaji.game.actions import Action, Play
 from tuolaji.game.round import Round
-from tuolaji.game.table import legal_play
 from tuolaji.game.view import SeatView
+from tuolaji.room.table import legal_play
 from tuolaji.server.autoplay import make_autoplayer
 from tuolaji.server.thinking import ThinkingPool
 

@@ -12,8 +12,8 @@ import pytest
 from sqlalchemy import insert, select, text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from tuolaji.game.effects import HandSeat
 from tuolaji.game.view import RoundResult
+from tuolaji.room.effects import HandSeat
 from tuolaji.store.accounts import AccountData, Accounts
 from tuolaji.store.db import Database, make_engine, migrate
 from tuolaji.store.leaderboard import PAGE_SIZE, PAGES, above_query, board_page, page_query, place_of

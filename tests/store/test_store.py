@@ -18,8 +18,8 @@ from alembic.migration import MigrationContext
 from sqlalchemy import inspect
 from sqlalchemy.engine import Connection
 
-from tuolaji.game.effects import HandSeat
 from tuolaji.game.view import RoundResult
+from tuolaji.room.effects import HandSeat
 from tuolaji.store.accounts import Accounts, BadCredentials, BadNickname, BadPassword, NicknameTaken
 from tuolaji.store.db import Database, alembic_config, make_engine, migrate, open_database, sqlite_url
 from tuolaji.store.models import Base

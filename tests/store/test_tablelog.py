@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from tuolaji.game.effects import HandSeat
 from tuolaji.game.view import RoundResult
+from tuolaji.room.effects import HandSeat
 from tuolaji.store.accounts import Accounts
 from tuolaji.store.db import Database
 from tuolaji.store.records import HandWrite, get_hand

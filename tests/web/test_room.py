@@ -19,8 +19,8 @@ from tests.live_server import LiveServer
 from tests.standings import prepared, set_balances, store_hand
 from tests.web.client import Player
 from tests.web.conftest import SERVER_ARGS
-from tuolaji.game.effects import HandSeat
-from tuolaji.game.phrases import PHRASES
+from tuolaji.room.effects import HandSeat
+from tuolaji.room.phrases import PHRASES
 from tuolaji.store.db import open_database, sqlite_url
 
 pytestmark = pytest.mark.browser

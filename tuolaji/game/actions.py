@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from tuolaji.cards import SUITS, Card, format_cards
-from tuolaji.game.fields import FieldError, bool_field, cards_field, int_field, suit_field
+from tuolaji.wire.fields import FieldError, bool_field, cards_field, int_field, suit_field
 
 
 class ActionFormatError(ValueError):

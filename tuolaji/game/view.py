@@ -114,7 +114,7 @@ class RoundResult:
 @dataclass(frozen=True)
 class SeatView:
     """Everything one seat may know about the round (R46: enough to rebuild the table on reconnect).
-    Its JSON form is :func:`tuolaji.game.wire.view_json`."""
+    Its JSON form is :func:`tuolaji.wire.views.view_json`."""
 
     seat: int | None
     phase: str

@@ -21,12 +21,12 @@ from tuolaji.game.options import ILLEGAL_FOLLOW_MODES, PRESET_NAMES, TableOption
 from tuolaji.server.config import ServerConfig
 from tuolaji.server.limits import KeyedLimiter, LoginBackoff
 from tuolaji.server.lobby import Lobby
-from tuolaji.server.protocol import PROTOCOL_VERSION
 from tuolaji.server.replay import record_details
 from tuolaji.store.accounts import AccountData, AccountError, BadCredentials, login_key, session_id
 from tuolaji.store.leaderboard import BOARDS, PAGE_SIZE, PAGES, board_page, place_of
 from tuolaji.store.profiles import profile
 from tuolaji.store.records import get_hand, hands_of
+from tuolaji.wire.inbound import PROTOCOL_VERSION
 
 MAX_BODY_BYTES: Final = 16 * 1024
 HISTORY_LIMIT: Final = 100

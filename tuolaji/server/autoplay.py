@@ -1,7 +1,7 @@
 """The in-process players the server gives its tables: bots, 託管 and timeouts (R44–R46).
 
 :func:`make_autoplayer` is the one place that picks a seat's in-process policy. Whatever it
-proposes, the table (``tuolaji.game.table.legal_play``) only ever lets a legal move through. Slow
+proposes, the table (``tuolaji.room.table.legal_play``) only ever lets a legal move through. Slow
 bots (:data:`~tuolaji.server.thinking.SLOW_BOTS`) think in worker processes instead.
 """
 

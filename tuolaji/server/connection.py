@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from tuolaji.server.limits import RATE_BURST, RATE_PER_SECOND, RateLimiter
-from tuolaji.server.protocol import error_message
+from tuolaji.wire.inbound import error_message
 
 log = logging.getLogger(__name__)
 

@@ -25,17 +25,22 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from tuolaji.game.commands import Attach, Command, Detach, Join, MakePrivate, Player, PlayNow, Watch
 from tuolaji.game.options import OptionError, TableOptions
-from tuolaji.game.table import Table, TableConfig
-from tuolaji.game.wire import dumps
+from tuolaji.room.commands import Attach, Command, Detach, Join, MakePrivate, Player, PlayNow, Watch
+from tuolaji.room.table import Table, TableConfig
 from tuolaji.server.autoplay import DEFAULT_BOT, make_autoplayer
 from tuolaji.server.bus import Bus, BusDown, Envelope, node_of
 from tuolaji.server.config import ServerConfig
 from tuolaji.server.connection import CLOSE_LOGGED_OUT, CLOSE_REPLACED, CLOSE_RESTART, Connection
 from tuolaji.server.limits import JOIN_BURST, JOINS_PER_MINUTE, KeyedLimiter
 from tuolaji.server.listing import InviteIndex, listing
-from tuolaji.server.protocol import (
+from tuolaji.server.tablehost import TableHost, player_of
+from tuolaji.server.thinking import SLOW_BOTS, ThinkingPool
+from tuolaji.store.accounts import Accounts, session_id
+from tuolaji.store.db import Database
+from tuolaji.store.passwords import PasswordHashing
+from tuolaji.store.tablelog import OpenTable, TableLog
+from tuolaji.wire.inbound import (
     PROTOCOL_VERSION,
     SCHEMAS,
     ClientMessage,
@@ -44,12 +49,7 @@ from tuolaji.server.protocol import (
     message,
     parse_client_message,
 )
-from tuolaji.server.tablehost import TableHost, player_of
-from tuolaji.server.thinking import SLOW_BOTS, ThinkingPool
-from tuolaji.store.accounts import Accounts, session_id
-from tuolaji.store.db import Database
-from tuolaji.store.passwords import PasswordHashing
-from tuolaji.store.tablelog import OpenTable, TableLog
+from tuolaji.wire.views import dumps
 
 log = logging.getLogger(__name__)
 

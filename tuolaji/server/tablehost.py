@@ -1,4 +1,4 @@
-"""The shell around one :class:`~tuolaji.game.table.Table`: a queue, the log, the timer, the messages.
+"""The shell around one :class:`~tuolaji.room.table.Table`: a queue, the log, the timer, the messages.
 
 A host takes one command at a time from its queue, lets the table decide (``Table.handle``), writes
 the step's log entries (and, when a hand ends, its record and balances) in one transaction, and only
@@ -22,7 +22,8 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from tuolaji.game.actions import Action
-from tuolaji.game.commands import (
+from tuolaji.game.settlement import rank_title, wealth_title
+from tuolaji.room.commands import (
     Attach,
     BotAnswer,
     ClockFired,
@@ -35,7 +36,7 @@ from tuolaji.game.commands import (
     Resume,
     Watch,
 )
-from tuolaji.game.effects import (
+from tuolaji.room.effects import (
     Ack,
     Arm,
     AskBot,
@@ -50,14 +51,13 @@ from tuolaji.game.effects import (
     SendSummary,
     StoreHand,
 )
-from tuolaji.game.settlement import rank_title, wealth_title
-from tuolaji.game.table import Table, TableState
-from tuolaji.game.wire import ViewEncoder, dumps, event_json
-from tuolaji.server.protocol import error_message, message
+from tuolaji.room.table import Table, TableState
 from tuolaji.server.thinking import ThinkingPool
 from tuolaji.store.accounts import AccountData
 from tuolaji.store.records import HandWrite, Settled
 from tuolaji.store.tablelog import Fenced, LogWrite, TableLog
+from tuolaji.wire.inbound import error_message, message
+from tuolaji.wire.views import ViewEncoder, dumps, event_json
 
 log = logging.getLogger(__name__)
 

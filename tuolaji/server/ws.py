@@ -13,7 +13,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tuolaji.server.connection import CLOSE_HELLO_TIMEOUT, CLOSE_POLICY, CLOSE_TOO_MANY, FLOOD_LIMIT, Connection
 from tuolaji.server.lobby import Lobby
-from tuolaji.server.protocol import MAX_FRAME_BYTES, ProtocolError, parse_client_message
+from tuolaji.wire.inbound import MAX_FRAME_BYTES, ProtocolError, parse_client_message
 
 log = logging.getLogger(__name__)
 

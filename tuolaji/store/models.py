@@ -112,7 +112,7 @@ class LiveTable(Base):
 
 
 class TableLogEntry(Base):
-    """One entry of a live table's log (``tuolaji.game.table``), in order; entries before the last
+    """One entry of a live table's log (``tuolaji.room.table``), in order; entries before the last
     ``round`` snapshot are deleted."""
 
     __tablename__ = "table_log"

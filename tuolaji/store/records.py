@@ -14,9 +14,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tuolaji.game.effects import HandSeat
 from tuolaji.game.settlement import Balance, apply_change, rank_title, settle, wealth_title
 from tuolaji.game.view import RoundResult
+from tuolaji.room.effects import HandSeat
 from tuolaji.store.accounts import AccountData
 from tuolaji.store.db import Database
 from tuolaji.store.models import Account, Hand, HandPlayer

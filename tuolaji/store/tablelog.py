@@ -1,4 +1,4 @@
-"""Live tables' durable logs (``tuolaji.game.table``): write ahead, restore, settle in one transaction.
+"""Live tables' durable logs (``tuolaji.room.table``): write ahead, restore, settle in one transaction.
 
 A table's host appends each step's entries through :meth:`TableLog.append` and waits for the commit
 before anything of that step reaches a client. Appends of many tables that arrive while a commit is

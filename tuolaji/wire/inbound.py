@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from tuolaji.bots import canonical_name
-from tuolaji.game.commands import (
+from tuolaji.room.commands import (
     AddBot,
     Command,
     Leave,
@@ -27,9 +27,9 @@ from tuolaji.game.commands import (
     Start,
     Sync,
 )
-from tuolaji.game.fields import CardFieldError, bool_field, cards_field, int_field, suit_field
-from tuolaji.game.phrases import PHRASES
+from tuolaji.room.phrases import PHRASES
 from tuolaji.server.autoplay import DEFAULT_BOT
+from tuolaji.wire.fields import CardFieldError, bool_field, cards_field, int_field, suit_field
 
 PROTOCOL_VERSION: Final = 2
 MAX_FRAME_BYTES: Final = 16 * 1024

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from tests.game.tablekit import (
+from tests.room.tablekit import (
     CONFIG,
     OPTIONS,
     TURN_MS,
@@ -26,7 +26,8 @@ from tests.game.tablekit import (
 )
 from tuolaji.cards import RANKS, Card, format_cards
 from tuolaji.game.actions import Bid, Play, action_to_json
-from tuolaji.game.commands import (
+from tuolaji.game.round import Phase, team_of
+from tuolaji.room.commands import (
     AddBot,
     BotAnswer,
     ClockFired,
@@ -39,7 +40,7 @@ from tuolaji.game.commands import (
     RequestRetract,
     TurnStamp,
 )
-from tuolaji.game.effects import (
+from tuolaji.room.effects import (
     Ack,
     Arm,
     AskBot,
@@ -53,8 +54,7 @@ from tuolaji.game.effects import (
     SendSummary,
     StoreHand,
 )
-from tuolaji.game.round import Phase, team_of
-from tuolaji.game.table import TableState, legal_play
+from tuolaji.room.table import TableState, legal_play
 
 SLOW = replace(CONFIG, slow_bots=frozenset({"search"}))
 """The server thinks out ``search`` bots' moves elsewhere (:class:`AskBot`)."""

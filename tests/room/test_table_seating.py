@@ -3,7 +3,7 @@ disconnect and reconnect, with a fake clock."""
 
 from __future__ import annotations
 
-from tests.game.tablekit import (
+from tests.room.tablekit import (
     SEED,
     TableDriver,
     acts,
@@ -16,7 +16,8 @@ from tests.game.tablekit import (
     sends,
     states_to,
 )
-from tuolaji.game.commands import (
+from tuolaji.game.round import Phase
+from tuolaji.room.commands import (
     AddBot,
     Detach,
     HandSettled,
@@ -30,7 +31,7 @@ from tuolaji.game.commands import (
     Start,
     Watch,
 )
-from tuolaji.game.effects import (
+from tuolaji.room.effects import (
     Ack,
     Arm,
     Closed,
@@ -43,8 +44,7 @@ from tuolaji.game.effects import (
     SendSummary,
     StoreHand,
 )
-from tuolaji.game.round import Phase
-from tuolaji.game.table import TableState
+from tuolaji.room.table import TableState
 
 
 def playing(driver: TableDriver) -> None:

@@ -1,4 +1,4 @@
-"""Effects of a :class:`~tuolaji.game.table.Table` step, for the server's shell to carry out in order:
+"""Effects of a :class:`~tuolaji.room.table.Table` step, for the server's shell to carry out in order:
 write the log (:class:`Record`, before anything else leaves), send messages, arm the timer, ask a
 slow bot, store a finished hand. Plain data."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tuolaji.game.commands import TurnStamp
 from tuolaji.game.view import Event, RoundResult, SeatView
+from tuolaji.room.commands import TurnStamp
 
 
 @dataclass(frozen=True)

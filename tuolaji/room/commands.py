@@ -1,4 +1,4 @@
-"""Commands for a :class:`~tuolaji.game.table.Table`: what clients ask, and what the server's shell
+"""Commands for a :class:`~tuolaji.room.table.Table`: what clients ask, and what the server's shell
 tells it (a clock fired, a bot answered, a hand was stored, the table was restored). Plain data."""
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ class MakePublic:
 
 @dataclass(frozen=True)
 class Say:
-    """``client``'s player says the quick phrase ``phrase`` (an id of ``tuolaji.game.phrases.PHRASES``)."""
+    """``client``'s player says the quick phrase ``phrase`` (an id of ``tuolaji.room.phrases.PHRASES``)."""
 
     client: str
     phrase: str

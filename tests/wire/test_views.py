@@ -1,4 +1,4 @@
-"""The wire codec (``tuolaji.game.wire``): what it writes for every seat at every step decodes back
+"""The wire codec (``tuolaji.wire.views``): what it writes for every seat at every step decodes back
 into the view it came from, the history is cut to the last trick unless the view is full, and the
 fast ``play`` events equal their plain JSON."""
 
@@ -15,7 +15,7 @@ from tuolaji.game.driver import poll_bids
 from tuolaji.game.options import TableOptions
 from tuolaji.game.round import Phase, Round, RoundSetup
 from tuolaji.game.view import BidRecord, PlayRecord, RoundResult, SeatView, TrickRecord
-from tuolaji.game.wire import ViewEncoder, encode_view, event_json, view_json
+from tuolaji.wire.views import ViewEncoder, encode_view, event_json, view_json
 
 
 def _cards(names: list[str]) -> tuple[int, ...]:

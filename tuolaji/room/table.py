@@ -38,7 +38,13 @@ from tuolaji.game.actions import (
     action_from_json,
     action_to_json,
 )
-from tuolaji.game.commands import (
+from tuolaji.game.driver import Chooser, poll_bids
+from tuolaji.game.errors import GameError
+from tuolaji.game.match import Match, MatchState
+from tuolaji.game.options import TableOptions
+from tuolaji.game.round import Phase, Round, RoundSetup
+from tuolaji.game.view import Event, SeatView
+from tuolaji.room.commands import (
     AddBot,
     Attach,
     BotAnswer,
@@ -66,8 +72,7 @@ from tuolaji.game.commands import (
     TurnStamp,
     Watch,
 )
-from tuolaji.game.driver import Chooser, poll_bids
-from tuolaji.game.effects import (
+from tuolaji.room.effects import (
     Ack,
     Arm,
     AskBot,
@@ -83,12 +88,7 @@ from tuolaji.game.effects import (
     SendSummary,
     StoreHand,
 )
-from tuolaji.game.errors import GameError
-from tuolaji.game.match import Match, MatchState
-from tuolaji.game.options import TableOptions
-from tuolaji.game.phrases import PhraseLimiter
-from tuolaji.game.round import Phase, Round, RoundSetup
-from tuolaji.game.view import Event, SeatView
+from tuolaji.room.phrases import PhraseLimiter
 from tuolaji.rules import card_strings
 
 CARDS_PER_TICK = 4

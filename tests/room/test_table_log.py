@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from tests.game.tablekit import (
+from tests.room.tablekit import (
     CONFIG,
     OPTIONS,
     TURN_MS,
@@ -26,7 +26,8 @@ from tests.game.tablekit import (
     seat_people_and_bots,
     sends,
 )
-from tuolaji.game.commands import (
+from tuolaji.game.round import Phase
+from tuolaji.room.commands import (
     AddBot,
     Detach,
     HandSettled,
@@ -43,9 +44,8 @@ from tuolaji.game.commands import (
     Start,
     Watch,
 )
-from tuolaji.game.effects import Arm, Closed, Seated, SendSummary, StoreHand
-from tuolaji.game.round import Phase
-from tuolaji.game.table import TableState
+from tuolaji.room.effects import Arm, Closed, Seated, SendSummary, StoreHand
+from tuolaji.room.table import TableState
 
 # ---------------------------------------------------------------------- scenarios
 

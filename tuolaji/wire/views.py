@@ -38,7 +38,7 @@ _PUBLIC_FIELDS: Final = frozenset(
 )  # fmt: skip
 _PLAY_KEYS: Final = frozenset({"seat", "cards", "to_move", "phase"})
 if _PUBLIC_FIELDS | set(PRIVATE_FIELDS) != {field.name for field in dataclasses.fields(SeatView)}:
-    raise ImportError("tuolaji.game.wire does not encode every SeatView field: update _PUBLIC_FIELDS")
+    raise ImportError("tuolaji.wire.views does not encode every SeatView field: update _PUBLIC_FIELDS")
 
 
 def encode_view(view: SeatView, full: bool = False) -> str:

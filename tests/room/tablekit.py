@@ -1,4 +1,4 @@
-"""Helpers for in-process tests of :class:`~tuolaji.game.table.Table` with a fake clock.
+"""Helpers for in-process tests of :class:`~tuolaji.room.table.Table` with a fake clock.
 
 A :class:`TableDriver` keeps the time (``now``), feeds commands to one table, collects what comes
 out and keeps the table's log (the entries of its :class:`Record` effects). "Firing the clock" is
@@ -13,7 +13,10 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from tuolaji.bots import make_bot
-from tuolaji.game.commands import (
+from tuolaji.game.driver import Chooser
+from tuolaji.game.options import TableOptions
+from tuolaji.game.round import Round
+from tuolaji.room.commands import (
     AddBot,
     Attach,
     ClockFired,
@@ -24,11 +27,8 @@ from tuolaji.game.commands import (
     RequestPlay,
     Start,
 )
-from tuolaji.game.driver import Chooser
-from tuolaji.game.effects import Arm, Disarm, Effect, Record, Send, SendState, StoreHand
-from tuolaji.game.options import TableOptions
-from tuolaji.game.round import Round
-from tuolaji.game.table import Table, TableConfig, TableState
+from tuolaji.room.effects import Arm, Disarm, Effect, Record, Send, SendState, StoreHand
+from tuolaji.room.table import Table, TableConfig, TableState
 
 T = TypeVar("T")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tests.game.tablekit import (
+from tests.room.tablekit import (
     TableDriver,
     client,
     durable,
@@ -16,9 +16,9 @@ from tests.game.tablekit import (
     seat_people_and_bots,
     sends,
 )
-from tuolaji.game.commands import Join, Leave, MakePrivate, MakePublic, Say, Watch
-from tuolaji.game.effects import Ack, Closed, Effect, Refuse, SendSummary
-from tuolaji.game.phrases import PHRASE_BURST, PHRASE_EVERY_MS
+from tuolaji.room.commands import Join, Leave, MakePrivate, MakePublic, Say, Watch
+from tuolaji.room.effects import Ack, Closed, Effect, Refuse, SendSummary
+from tuolaji.room.phrases import PHRASE_BURST, PHRASE_EVERY_MS
 
 CODE = "s3cr3t-invite-code"
 
