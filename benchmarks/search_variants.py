@@ -13,7 +13,7 @@ the two searches play most moves alike).
 
 Run: ``.venv/bin/python benchmarks/search_variants.py --deals 120 --seed 99 --budget-ms 100 --jobs 2
 [--set spread=0.25] [--per-deal PATH [--resume]] [--compare PATH]``. Tune on seeds 99, 2026, 2027 and others, never
-on the evaluation seed of docs/BENCHMARKS.md.
+on an evaluation seed (the gate and the seeds used: docs/BOTS-RESEARCH.md, "How the search is measured").
 """
 
 from __future__ import annotations
