@@ -5,7 +5,7 @@ Hands the heuristic plays against itself (heuristic bidding, seed ``--seed``); e
 --fewest-cards 17`` judges the middle of the hand instead) where the search compares more than one
 candidate is kept.
 For each setting (``name=value[,name=value…]`` as one argument per setting, fields of
-:class:`~tuolaji.bots.players.search.SearchConfig`; ``-`` for the defaults), the search picks a move in
+:class:`~tuolaji.bots.montecarlo.config.SearchConfig`; ``-`` for the defaults), the search picks a move in
 every position, and the move is valued on the true deal: the hand played to
 its end by the heuristic for all four seats (:mod:`tuolaji.bots.playouts.rollout`) from the search's choice
 and from the heuristic's, in the search's value units (about levels). Every setting is judged on
@@ -38,16 +38,20 @@ import math
 import random
 import time
 
+from selfplay import self_play
+
 from tuolaji.bots.base import Bot
 from tuolaji.bots.knowledge.legal_follows import PastFollows, mend
-from tuolaji.bots.knowledge.replay_chain import PastMoves, ReplayChain
 from tuolaji.bots.knowledge.sampling import sample_hands
 from tuolaji.bots.knowledge.shapes import counts_of
 from tuolaji.bots.knowledge.situation import Situation
 from tuolaji.bots.knowledge.tracking import trick_plays
-from tuolaji.bots.players.search import END, Deals, SearchBot, SearchConfig, team_value
+from tuolaji.bots.montecarlo.config import END, SearchConfig
+from tuolaji.bots.montecarlo.deal_chain import DealChain, PastMoves
+from tuolaji.bots.montecarlo.deals import Deals
+from tuolaji.bots.montecarlo.value import team_value
+from tuolaji.bots.players.search import SearchBot
 from tuolaji.bots.playouts.rollout import Playout
-from tuolaji.bots.selfplay import self_play
 from tuolaji.game.round import Round
 from tuolaji.game.view import SeatView
 
@@ -107,7 +111,7 @@ class DealVariants(SearchBot):
             first = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng)
             if self.mended_start:
                 mend(follows, first, rng, config.mend_swaps)
-            chain = ReplayChain(past, first, rng, config.aimed)
+            chain = DealChain(past, first, rng, config.aimed)
             chain.run(config.burn_in)
             runs.append(chain)
         while True:

@@ -23,14 +23,15 @@ import random
 import time
 from collections.abc import Callable
 
+from selfplay import self_play
+
 from tuolaji.bots.knowledge.legal_follows import PastFollows, mend
-from tuolaji.bots.knowledge.replay_chain import PastMoves, ReplayChain
 from tuolaji.bots.knowledge.sampling import sample_hands
 from tuolaji.bots.knowledge.situation import Situation
 from tuolaji.bots.knowledge.tracking import trick_plays
-from tuolaji.bots.players.search import SearchConfig
+from tuolaji.bots.montecarlo.config import SearchConfig
+from tuolaji.bots.montecarlo.deal_chain import DealChain, PastMoves
 from tuolaji.bots.playouts.rollout import Playout
-from tuolaji.bots.selfplay import self_play
 from tuolaji.game.round import Round
 from tuolaji.game.view import SeatView
 from tuolaji.native import build
@@ -77,7 +78,7 @@ def cost_per_replay(views: list[SeatView], config: SearchConfig) -> tuple[float,
         plays = trick_plays(view.tricks, view.trick)
         past = PastMoves(sit, plays, config.replay_depth, config.replay_partner, config.partner_moves)
         hands = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng)
-        ReplayChain(past, hands, rng, config.aimed).run(config.burn_in)
+        DealChain(past, hands, rng, config.aimed).run(config.burn_in)
         replayed += past.replayed
     return 1000 * (time.process_time() - start) / max(1, replayed), replayed
 

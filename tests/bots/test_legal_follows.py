@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from tests.bots.test_caps import breaks
-from tests.bots.test_replay_chain import late_positions
+from tests.bots.test_deal_chain import late_positions
 from tuolaji.bots.knowledge.legal_follows import PastFollows, mend
 from tuolaji.bots.knowledge.sampling import sample_hands
 from tuolaji.bots.knowledge.situation import Situation
