@@ -15,7 +15,7 @@ change pays over whole hands it shows less well than an arena does: on the searc
 contested positions a hand, each setting's mean known to about ±0.02 a position, leave a hand's
 total known far less well than a paired arena of the same CPU time knows it.
 A setting may also name ``chains=K`` (not a field): late deals are then taken in turn from ``K``
-replay chains, each started from its own sampled deal with its own burn-in (more distinct deals for
+deal chains, each started from its own sampled deal with its own burn-in (more distinct deals for
 ``K`` burn-ins' cost; an experiment, not a search option), and ``mended_start=1`` (not a field
 either) mends each chain's first deal as the search mends its sampled ones (R22–R25, checks charged
 to the budget alike) before the burn-in. ``oracle=1`` (not a field) deals the search the true hands
@@ -83,7 +83,7 @@ def positions(seed: int, deals: int, most_cards: int, fewest_cards: int = 0, sea
 
 
 class DealVariants(SearchBot):
-    """The search with its late deals taken in turn from ``chains`` replay chains, each started from
+    """The search with its late deals taken in turn from ``chains`` deal chains, each started from
     a sampled deal that is mended first if ``mended_start``; or, given ``truth``, the true deal for
     every play-out."""
 

@@ -7,7 +7,7 @@ grouped by cards in hand (buckets of 8). Timed in process CPU time, on the build
 
 - a play-out move: sampled deals played out for 6 tricks by the heuristic (sampling included), ms
   per move by bucket, and the line ``a + b × cards`` fitted to them (least squares);
-- a replayed move of the replay chain (positions with 30 cards or fewer): a chain's 100 swaps from a
+- a replayed move of the deal chain (positions with 30 cards or fewer): a chain's 100 swaps from a
   sampled deal, its CPU time over the past moves it replayed (the swaps' own work included), in
   play-out moves of the same position;
 - a past follow checked while mending a sampled deal (positions with 17 cards or more): 30 swaps of
@@ -69,7 +69,7 @@ def cost_per_move(views: list[SeatView]) -> float:
 
 
 def cost_per_replay(views: list[SeatView], config: SearchConfig) -> tuple[float, int]:
-    """Mean ms of CPU per move a replay chain replays (the chain's swaps included), and the count."""
+    """Mean ms of CPU per move a deal chain replays (the chain's swaps included), and the count."""
     replayed = 0
     start = time.process_time()
     for view in views:

@@ -35,7 +35,7 @@ def expected_levels(score: float, spread: float) -> float:
 
 
 def team_value(sit: Situation, playout: Playout, config: SearchConfig) -> float:
-    """The play-out's worth for ``sit.seat``'s team (see the module docstring)."""
+    """The play-out's worth for ``sit.seat``'s team (see :mod:`tuolaji.bots.montecarlo`)."""
     score = playout.points_taken + playout.gained
     spread = 0.0
     if not playout.finished:
