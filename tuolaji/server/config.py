@@ -115,109 +115,137 @@ class Option:
         )
 
 
-def option(default: T, help: str, **how: Any) -> T:
-    """A :class:`ServerConfig` field with ``default``, given on the command line as ``how`` says
-    (the keywords of :class:`Option`)."""
-    return dataclasses.field(default=default, metadata={OPTION: Option(help, **how)})
+def option(default: T, how: Option) -> T:
+    """A :class:`ServerConfig` field with ``default``, given on the command line as ``how`` says."""
+    return dataclasses.field(default=default, metadata={OPTION: how})
 
 
-def option_from(factory: Callable[[], T], help: str, **how: Any) -> T:
+def option_from(factory: Callable[[], T], how: Option) -> T:
     """A :class:`ServerConfig` field whose default comes from ``factory`` (see :func:`option`)."""
-    return dataclasses.field(default_factory=factory, metadata={OPTION: Option(help, **how)})
+    return dataclasses.field(default_factory=factory, metadata={OPTION: how})
 
 
 @dataclass(frozen=True)
 class ServerConfig:
     """How the server runs; the table rules themselves are per table (``TableOptions``)."""
 
-    host: str = option("127.0.0.1", "address to listen on")
-    port: int = option(8000, "port (0 picks a free one)", at_least=0, at_most=65535)
-    db_url: str = option(DEFAULT_URL, "SQLAlchemy async URL (e.g. postgresql+asyncpg://user:pw@host/db)", flag="--db")
+    host: str = option("127.0.0.1", Option("address to listen on"))
+    port: int = option(8000, Option("port (0 picks a free one)", at_least=0, at_most=65535))
+    db_url: str = option(
+        DEFAULT_URL, Option("SQLAlchemy async URL (e.g. postgresql+asyncpg://user:pw@host/db)", flag="--db")
+    )
     redis_url: str | None = option(
         None,
-        "Redis of a card room on many nodes (e.g. redis://127.0.0.1:6379/0): nodes on one PostgreSQL and one "
-        "Redis serve any client and take over the tables of a node that dies (tuolaji.server.redisbus)",
-        flag="--redis",
-        metavar="URL",
-        shown="this node alone",
+        Option(
+            "Redis of a card room on many nodes (e.g. redis://127.0.0.1:6379/0): nodes on one PostgreSQL and one "
+            "Redis serve any client and take over the tables of a node that dies (tuolaji.server.redisbus)",
+            flag="--redis",
+            metavar="URL",
+            shown="this node alone",
+        ),
     )
     node_id: str = option_from(
         lambda: secrets.token_hex(4),
-        "this node's name among the nodes, letters and digits (client ids start with it)",
-        flag="--node-name",
-        convert=node_name,
-        shown="random",
+        Option(
+            "this node's name among the nodes, letters and digits (client ids start with it)",
+            flag="--node-name",
+            convert=node_name,
+            shown="random",
+        ),
     )
     lease_seconds: float = option(
-        5.0, "with --redis: a table's lease; another node takes a dead node's tables over after it", above=0
+        5.0, Option("with --redis: a table's lease; another node takes a dead node's tables over after it", above=0)
     )
-    start_silver: int = option(DEFAULT_START_SILVER, "silver of a new account (§13)", at_least=0)
+    start_silver: int = option(DEFAULT_START_SILVER, Option("silver of a new account (§13)", at_least=0))
     bot_delay: float = option(
         0.6,
-        "seconds a bot or 託管 seat waits before it moves, so people can follow the play (a search bot "
-        "thinks meanwhile)",
-        at_least=0,
+        Option(
+            "seconds a bot or 託管 seat waits before it moves, so people can follow the play (a search bot "
+            "thinks meanwhile)",
+            at_least=0,
+        ),
     )
     bot_workers: int = option_from(
         default_bot_workers,
-        "worker processes in which slow bots (search) think (tuolaji.server.thinking)",
-        above=0,
-        shown="CPU cores - 1, at least 1",
+        Option(
+            "worker processes in which slow bots (search) think (tuolaji.server.thinking)",
+            above=0,
+            shown="CPU cores - 1, at least 1",
+        ),
     )
-    search_budget_ms: float = option(DEFAULT_SEARCH_BUDGET_MS, "the search bot's time budget per move in ms", above=0)
-    next_hand_delay: float = option(3.0, "seconds between a hand's settlement and the next deal (R37)", at_least=0)
+    search_budget_ms: float = option(
+        DEFAULT_SEARCH_BUDGET_MS, Option("the search bot's time budget per move in ms", above=0)
+    )
+    next_hand_delay: float = option(
+        3.0, Option("seconds between a hand's settlement and the next deal (R37)", at_least=0)
+    )
     reconnect_grace: float = option(
         60.0,
-        "after a restart, seconds a table waiting for players keeps the seats of people not back yet (a "
-        "table in a match keeps them until the hand after the restart ends, R46)",
-        at_least=0,
+        Option(
+            "after a restart, seconds a table waiting for players keeps the seats of people not back yet (a "
+            "table in a match keeps them until the hand after the restart ends, R46)",
+            at_least=0,
+        ),
     )
     seed: int | None = option(
-        None, "seed of the match seeds, for reproducible tables in tests and debugging", shown="random"
+        None, Option("seed of the match seeds, for reproducible tables in tests and debugging", shown="random")
     )
     account_rate_per_minute: float = option(
         ACCOUNT_RATE_PER_MINUTE,
-        "account requests (guest, register, login) per minute per client address, in bursts of as many (0: no limit)",
-        flag="--account-rate",
-        at_least=0,
+        Option(
+            "account requests (guest, register, login) per minute per client address, in bursts of as many "
+            "(0: no limit)",
+            flag="--account-rate",
+            at_least=0,
+        ),
     )
     guests_per_hour: float = option(
-        GUESTS_PER_HOUR, "guest accounts a client address may create per hour (0: no limit)", at_least=0
+        GUESTS_PER_HOUR, Option("guest accounts a client address may create per hour (0: no limit)", at_least=0)
     )
     forwarded_allow_ips: tuple[str, ...] = option(
         (),
-        "comma-separated addresses or networks of trusted reverse proxies: only a request from one of them "
-        "has its client address taken from X-Forwarded-For",
-        convert=networks,
-        shown="none, the header is ignored",
+        Option(
+            "comma-separated addresses or networks of trusted reverse proxies: only a request from one of them "
+            "has its client address taken from X-Forwarded-For",
+            convert=networks,
+            shown="none, the header is ignored",
+        ),
     )
-    session_days: float = option(DEFAULT_SESSION_DAYS, "days a session token stays valid after log-in", above=0)
-    hash_threads: int = option(HASH_THREADS, "threads hashing passwords with argon2, off the event loop", above=0)
+    session_days: float = option(DEFAULT_SESSION_DAYS, Option("days a session token stays valid after log-in", above=0))
+    hash_threads: int = option(
+        HASH_THREADS, Option("threads hashing passwords with argon2, off the event loop", above=0)
+    )
     hash_queue: int = option(
-        HASH_QUEUE, "password checks that may wait for a thread; more are answered 503 at once", at_least=0
+        HASH_QUEUE, Option("password checks that may wait for a thread; more are answered 503 at once", at_least=0)
     )
     rate_per_second: float = option(
-        RATE_PER_SECOND, "messages per second a WebSocket connection may send (token bucket)", above=0
+        RATE_PER_SECOND, Option("messages per second a WebSocket connection may send (token bucket)", above=0)
     )
-    rate_burst: float = option(RATE_BURST, "messages a WebSocket connection may send at once", above=0)
-    hello_timeout: float = option(10.0, "seconds a new WebSocket connection has to authenticate with hello", above=0)
+    rate_burst: float = option(RATE_BURST, Option("messages a WebSocket connection may send at once", above=0))
+    hello_timeout: float = option(
+        10.0, Option("seconds a new WebSocket connection has to authenticate with hello", above=0)
+    )
     connections_per_address: int = option(
         20,
-        "open WebSocket connections one client address may have (0: no limit)",
-        flag="--max-connections-per-address",
-        at_least=0,
+        Option(
+            "open WebSocket connections one client address may have (0: no limit)",
+            flag="--max-connections-per-address",
+            at_least=0,
+        ),
     )
     outbox_bytes: int = option(
         OUTBOX_BYTES,
-        "KiB of messages a client may fall behind by before it is disconnected (CLOSE_TOO_SLOW)",
-        flag="--outbox-kib",
-        above=0,
-        unit=1024,
+        Option(
+            "KiB of messages a client may fall behind by before it is disconnected (CLOSE_TOO_SLOW)",
+            flag="--outbox-kib",
+            above=0,
+            unit=1024,
+        ),
     )
     ws_deflate: bool = option(
-        False, "offer permessage-deflate compression on WebSockets (less traffic, more CPU per message)"
+        False, Option("offer permessage-deflate compression on WebSockets (less traffic, more CPU per message)")
     )
-    log_level: str = option("info", "how much the server logs", choices=LOG_LEVELS)
+    log_level: str = option("info", Option("how much the server logs", choices=LOG_LEVELS))
 
     @property
     def account_burst(self) -> float:
