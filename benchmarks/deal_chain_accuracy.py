@@ -6,7 +6,7 @@ same deal after ``--steps`` swaps of a :class:`~tuolaji.bots.montecarlo.deal_cha
 burn-in): the share of the hidden cards each puts in the right hand, by cards in hand, and how often
 the chain reached a deal that replays every past move. Also the CPU time per swap and the moves
 replayed per swap.
-Run: ``.venv/bin/python benchmarks/deal_chain.py [--deals N] [--steps S] [--depth D]``.
+Run: ``.venv/bin/python benchmarks/deal_chain_accuracy.py [--deals N] [--steps S] [--depth D]``.
 """
 
 from __future__ import annotations
