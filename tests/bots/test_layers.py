@@ -1,6 +1,7 @@
 """The bots' layers point one way: what a seat knows, then the heuristic's policy, then play-outs,
-then the Monte-Carlo search, then the players; the rules engine imports only the cards. Checked on
-the sources' import statements, so a backward import fails here before it can make a cycle."""
+then the Monte-Carlo search, then the players, none of them the room, the server or the store; the
+rules engine imports only the cards. Checked on the sources' import statements, so a backward import
+fails here before it can make a cycle."""
 
 from __future__ import annotations
 
@@ -42,6 +43,15 @@ def test_a_bots_layer_imports_no_layer_above_it(layer: str) -> None:
     wrong = {
         source: sorted(name for name in names if name.startswith(forbidden))
         for source, names in imports_under(PACKAGE / "bots" / layer).items()
+    }
+    assert {source: names for source, names in wrong.items() if names} == {}
+
+
+def test_the_bots_know_nothing_of_the_room_the_server_or_the_store() -> None:
+    shells = tuple(f"tuolaji.{name}" for name in ("room", "server", "store", "wire", "web"))
+    wrong = {
+        source: sorted(name for name in names if name.startswith(shells))
+        for source, names in imports_under(PACKAGE / "bots").items()
     }
     assert {source: names for source, names in wrong.items() if names} == {}
 
