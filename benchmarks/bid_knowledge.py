@@ -14,10 +14,11 @@ import argparse
 import random
 from collections import Counter
 
+from selfplay import bid_deal
+
 from tuolaji.bots.knowledge.sampling import sample_hands
 from tuolaji.bots.knowledge.shapes import counts_of
 from tuolaji.bots.knowledge.situation import Situation
-from tuolaji.bots.selfplay import bid_deal
 from tuolaji.cards import DECKS, make_card
 from tuolaji.rules import TRUMP_CLASS
 

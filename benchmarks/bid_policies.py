@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from tuolaji.bots import make_bot
 from tuolaji.bots.arena import deal_setup, interval
-from tuolaji.bots.players.bidding import HEURISTIC_BIDS, BidConfig, HeuristicBidder
+from tuolaji.bots.policy.bidding import HEURISTIC_BIDS, BidConfig, HeuristicBidder
 from tuolaji.game.driver import deal_and_bid, play_with
 from tuolaji.game.round import Round
 
@@ -37,7 +37,7 @@ POLICIES: dict[str, BidConfig] = {
     "tops-heavy": BidConfig(weights=(0.8, 1.0, 1.5)),
     "length-only": BidConfig(weights=(0.0, 0.0, 0.0)),
 }
-"""The policies compared (fields of :class:`~tuolaji.bots.players.bidding.BidConfig`)."""
+"""The policies compared (fields of :class:`~tuolaji.bots.policy.bidding.BidConfig`)."""
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ Positions: every lead with more than ``endgame_cards`` cards in hand in hands th
 against itself (arena seeds ``--fit`` and ``--test``, ``--deals`` each). From each, the true deal is
 played by the heuristic for ``horizon_tricks`` tricks, where the search would stop, and then to the
 end of the hand. The attackers' points from the cut to the end (摳底 included, R35) are compared with
-the search's estimate (:func:`tuolaji.bots.players.search.points_left_share`): the points still in
+the search's estimate (:func:`tuolaji.bots.montecarlo.value.points_left_share`): the points still in
 the hands shared by strength, ``0.5 + slope × (s − 0.5)``. The slope is fitted by least squares on
 the ``--fit`` seeds and judged on the ``--test`` seeds by the root-mean-square error in points,
 beside slope 1 (the strength share itself); the fit is also shown by how many cards are left at the
@@ -20,12 +20,14 @@ import argparse
 import math
 from dataclasses import dataclass
 
+from selfplay import self_play
+
 from tuolaji.bots.knowledge.cardinfo import CardTable
 from tuolaji.bots.knowledge.shapes import counts_of
 from tuolaji.bots.knowledge.situation import Situation
-from tuolaji.bots.players.search import END, SearchConfig, points_left_share
+from tuolaji.bots.montecarlo.config import END, SearchConfig
+from tuolaji.bots.montecarlo.value import points_left_share
 from tuolaji.bots.playouts.rollout import Playout
-from tuolaji.bots.selfplay import self_play
 from tuolaji.game.round import Round
 from tuolaji.game.view import SeatView
 

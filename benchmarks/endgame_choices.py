@@ -5,7 +5,7 @@ Hands the heuristic plays against itself (heuristic bidding, seed ``--seed``); e
 --fewest-cards 17`` judges the middle of the hand instead) where the search compares more than one
 candidate is kept.
 For each setting (``name=value[,name=value…]`` as one argument per setting, fields of
-:class:`~tuolaji.bots.players.search.SearchConfig`; ``-`` for the defaults), the search picks a move in
+:class:`~tuolaji.bots.montecarlo.config.SearchConfig`; ``-`` for the defaults), the search picks a move in
 every position, and the move is valued on the true deal: the hand played to
 its end by the heuristic for all four seats (:mod:`tuolaji.bots.playouts.rollout`) from the search's choice
 and from the heuristic's, in the search's value units (about levels). Every setting is judged on
@@ -15,7 +15,7 @@ change pays over whole hands it shows less well than an arena does: on the searc
 contested positions a hand, each setting's mean known to about ±0.02 a position, leave a hand's
 total known far less well than a paired arena of the same CPU time knows it.
 A setting may also name ``chains=K`` (not a field): late deals are then taken in turn from ``K``
-replay chains, each started from its own sampled deal with its own burn-in (more distinct deals for
+deal chains, each started from its own sampled deal with its own burn-in (more distinct deals for
 ``K`` burn-ins' cost; an experiment, not a search option), and ``mended_start=1`` (not a field
 either) mends each chain's first deal as the search mends its sampled ones (R22–R25, checks charged
 to the budget alike) before the burn-in. ``oracle=1`` (not a field) deals the search the true hands
@@ -38,16 +38,20 @@ import math
 import random
 import time
 
+from selfplay import self_play
+
 from tuolaji.bots.base import Bot
 from tuolaji.bots.knowledge.legal_follows import PastFollows, mend
-from tuolaji.bots.knowledge.replay_chain import PastMoves, ReplayChain
 from tuolaji.bots.knowledge.sampling import sample_hands
 from tuolaji.bots.knowledge.shapes import counts_of
 from tuolaji.bots.knowledge.situation import Situation
 from tuolaji.bots.knowledge.tracking import trick_plays
-from tuolaji.bots.players.search import END, Deals, SearchBot, SearchConfig, team_value
+from tuolaji.bots.montecarlo.config import END, SearchConfig
+from tuolaji.bots.montecarlo.deal_chain import DealChain, PastMoves
+from tuolaji.bots.montecarlo.deals import Deals
+from tuolaji.bots.montecarlo.value import team_value
+from tuolaji.bots.players.search import SearchBot
 from tuolaji.bots.playouts.rollout import Playout
-from tuolaji.bots.selfplay import self_play
 from tuolaji.game.round import Round
 from tuolaji.game.view import SeatView
 
@@ -79,7 +83,7 @@ def positions(seed: int, deals: int, most_cards: int, fewest_cards: int = 0, sea
 
 
 class DealVariants(SearchBot):
-    """The search with its late deals taken in turn from ``chains`` replay chains, each started from
+    """The search with its late deals taken in turn from ``chains`` deal chains, each started from
     a sampled deal that is mended first if ``mended_start``; or, given ``truth``, the true deal for
     every play-out."""
 
@@ -107,7 +111,7 @@ class DealVariants(SearchBot):
             first = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng)
             if self.mended_start:
                 mend(follows, first, rng, config.mend_swaps)
-            chain = ReplayChain(past, first, rng, config.aimed)
+            chain = DealChain(past, first, rng, config.aimed)
             chain.run(config.burn_in)
             runs.append(chain)
         while True:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from tuolaji.cards import HAND_SIZE, Card, full_deck
 from tuolaji.rules import Trump, is_legal_follow, legal_follow_hint, random_legal_follow, random_valid_lead
-from tuolaji.rules.patterns import lead_pattern
+from tuolaji.rules.lead import lead_pattern
 from tuolaji.rules.presets import get_preset
 from tuolaji.rules.structure import follow_stage
 

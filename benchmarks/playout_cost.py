@@ -7,7 +7,7 @@ grouped by cards in hand (buckets of 8). Timed in process CPU time, on the build
 
 - a play-out move: sampled deals played out for 6 tricks by the heuristic (sampling included), ms
   per move by bucket, and the line ``a + b × cards`` fitted to them (least squares);
-- a replayed move of the replay chain (positions with 30 cards or fewer): a chain's 100 swaps from a
+- a replayed move of the deal chain (positions with 30 cards or fewer): a chain's 100 swaps from a
   sampled deal, its CPU time over the past moves it replayed (the swaps' own work included), in
   play-out moves of the same position;
 - a past follow checked while mending a sampled deal (positions with 17 cards or more): 30 swaps of
@@ -23,14 +23,15 @@ import random
 import time
 from collections.abc import Callable
 
+from selfplay import self_play
+
 from tuolaji.bots.knowledge.legal_follows import PastFollows, mend
-from tuolaji.bots.knowledge.replay_chain import PastMoves, ReplayChain
 from tuolaji.bots.knowledge.sampling import sample_hands
 from tuolaji.bots.knowledge.situation import Situation
 from tuolaji.bots.knowledge.tracking import trick_plays
-from tuolaji.bots.players.search import SearchConfig
+from tuolaji.bots.montecarlo.config import SearchConfig
+from tuolaji.bots.montecarlo.deal_chain import DealChain, PastMoves
 from tuolaji.bots.playouts.rollout import Playout
-from tuolaji.bots.selfplay import self_play
 from tuolaji.game.round import Round
 from tuolaji.game.view import SeatView
 from tuolaji.native import build
@@ -68,7 +69,7 @@ def cost_per_move(views: list[SeatView]) -> float:
 
 
 def cost_per_replay(views: list[SeatView], config: SearchConfig) -> tuple[float, int]:
-    """Mean ms of CPU per move a replay chain replays (the chain's swaps included), and the count."""
+    """Mean ms of CPU per move a deal chain replays (the chain's swaps included), and the count."""
     replayed = 0
     start = time.process_time()
     for view in views:
@@ -77,7 +78,7 @@ def cost_per_replay(views: list[SeatView], config: SearchConfig) -> tuple[float,
         plays = trick_plays(view.tricks, view.trick)
         past = PastMoves(sit, plays, config.replay_depth, config.replay_partner, config.partner_moves)
         hands = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng)
-        ReplayChain(past, hands, rng, config.aimed).run(config.burn_in)
+        DealChain(past, hands, rng, config.aimed).run(config.burn_in)
         replayed += past.replayed
     return 1000 * (time.process_time() - start) / max(1, replayed), replayed
 

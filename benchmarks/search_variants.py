@@ -1,6 +1,6 @@
 """Search-bot experiments: duplicate arenas of variants of the search against the heuristic.
 
-``--set name=value`` (repeatable) changes a field of :class:`~tuolaji.bots.players.search.SearchConfig`
+``--set name=value`` (repeatable) changes a field of :class:`~tuolaji.bots.montecarlo.config.SearchConfig`
 (``candidates=3``, ``spread=0.25``, ``replay_partner=false``); the variant is passed to every worker as
 the bot's options, so the run is exactly ``tuolaji arena search heuristic --deals N --seed S
 --budget-ms B --jobs J`` with that configuration.
@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tuolaji.bots import arena
-from tuolaji.bots.players.search import SearchConfig
+from tuolaji.bots.montecarlo.config import SearchConfig
 
 
 def read_compare(path: str, header: dict[str, Any]) -> list[dict[str, Any]]:

@@ -1,11 +1,12 @@
 """The modules compiled to C with mypyc at install time, and whether they run compiled.
 
-The rules engine and the bots' inner loops (the heuristic, card knowledge, play-outs) are plain,
-fully typed Python; ``pip install`` compiles the modules listed here with mypyc (``setup.py``), which
-makes the search bot's play-outs 2.5 to 3 times faster. Compiled or not, every function gives the
-same results, so a bot makes the same moves either way; only the time differs. The search bot's cost
-model (:class:`tuolaji.bots.players.search.SearchConfig`) is fitted to the compiled build, so the
-plain build spends 2.5 to 3 times its budget per move.
+The rules engine and the bots' inner loops (the heuristic's policy, card knowledge, the search's
+deal chain, play-outs) are plain, fully typed Python; ``pip install`` compiles the modules listed
+here with mypyc (``setup.py``), which makes the search bot's play-outs 2.5 to 3 times faster.
+Compiled or not, every function gives the same results, so a bot makes the same moves either way;
+only the time differs. The search bot's cost model
+(:class:`tuolaji.bots.montecarlo.config.SearchConfig`) is fitted to the compiled build, so the plain
+build spends 2.5 to 3 times its budget per move.
 
 This module imports nothing from the package: ``setup.py`` reads :data:`NATIVE_SOURCES` from it
 before the package is built. ``python -m tuolaji.native`` says which build is running, and with
@@ -27,9 +28,9 @@ NATIVE_SOURCES = (
     "tuolaji/rules/follow.py",
     "tuolaji/rules/follow_choice.py",
     "tuolaji/rules/frozen.py",
+    "tuolaji/rules/lead.py",
     "tuolaji/rules/lead_choice.py",
     "tuolaji/rules/pattern.py",
-    "tuolaji/rules/patterns.py",
     "tuolaji/rules/presets.py",
     "tuolaji/rules/refusal.py",
     "tuolaji/rules/scoring.py",
@@ -40,13 +41,14 @@ NATIVE_SOURCES = (
     "tuolaji/bots/knowledge/__init__.py",
     "tuolaji/bots/knowledge/cardinfo.py",
     "tuolaji/bots/knowledge/legal_follows.py",
-    "tuolaji/bots/knowledge/replay_chain.py",
     "tuolaji/bots/knowledge/sampling.py",
     "tuolaji/bots/knowledge/shapes.py",
     "tuolaji/bots/knowledge/situation.py",
     "tuolaji/bots/knowledge/tracking.py",
+    "tuolaji/bots/montecarlo/deal_chain.py",
     "tuolaji/bots/policy/__init__.py",
     "tuolaji/bots/policy/candidates.py",
+    "tuolaji/bots/policy/card_play.py",
     "tuolaji/bots/policy/risk.py",
     "tuolaji/bots/policy/values.py",
     "tuolaji/bots/players/heuristic.py",

@@ -1,13 +1,22 @@
-"""Helpers for the bot tests: drive whole hands through ``Bot.choose`` only, with the game's driver."""
+"""Helpers for the bot tests: drive whole hands through ``Bot.choose`` only, with the game's driver.
+
+The benchmarks' folder is on the import path, so the benchmarks' own helpers (``selfplay``) are
+tested as the benchmarks import them."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from tuolaji.bots import Bot
 from tuolaji.game import Action, Bid, Play, Round, RoundSetup, SeatView
 from tuolaji.game.driver import deal_and_bid, play_to_end
 from tuolaji.game.options import TableOptions
+
+BENCHMARKS = str(Path(__file__).resolve().parents[2] / "benchmarks")
+if BENCHMARKS not in sys.path:
+    sys.path.append(BENCHMARKS)
 
 
 class StrictBidder:

@@ -9,7 +9,7 @@ import pytest
 
 from tests.bots.conftest import play_hand, setup
 from tuolaji.bots import ALIASES, BOT_NAMES, Bot, make_bot
-from tuolaji.bots.players.bidding import HEURISTIC_BIDDERS
+from tuolaji.bots.policy.bidding import HEURISTIC_BIDDERS
 from tuolaji.cards import DECK_SIZE, make_card
 from tuolaji.game import Bid, CloseBidding, CloseReview, DealCards, GameError, Phase, Play, Round
 from tuolaji.game.driver import deal_and_bid

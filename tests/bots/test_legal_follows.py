@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from tests.bots.test_caps import breaks
-from tests.bots.test_replay_chain import late_positions
+from tests.bots.test_deal_chain import late_positions
 from tuolaji.bots.knowledge.legal_follows import PastFollows, mend
 from tuolaji.bots.knowledge.sampling import sample_hands
 from tuolaji.bots.knowledge.situation import Situation
@@ -145,7 +145,7 @@ def test_the_follows_of_the_trick_on_the_table_count_only_where_they_stand() -> 
 
 
 def test_the_search_mends_its_sampled_deals() -> None:
-    """Before the replay chain (``SearchConfig.chain_from``) the search's deals are samples mended to break no
+    """Before the deal chain (``SearchConfig.chain_from``) the search's deals are samples mended to break no
     more past follows, with the follows it checked charged to the budget; with ``mend_swaps=0`` they
     are plain samples at no cost."""
     config = SearchConfig()

@@ -10,19 +10,13 @@ from tests.bots.conftest import setup
 from tuolaji.bots import make_bot
 from tuolaji.bots.knowledge.shapes import counts_of
 from tuolaji.bots.knowledge.situation import Situation
-from tuolaji.bots.players.bidding import HEURISTIC_BIDDERS
-from tuolaji.bots.players.heuristic import choose_play, legal_follows, ranked_follows, ranked_leads
-from tuolaji.bots.players.search import (
-    END,
-    LEVEL_STEPS,
-    SearchBot,
-    SearchConfig,
-    expected_levels,
-    pick,
-    points_left_share,
-    signed_levels,
-)
+from tuolaji.bots.montecarlo.config import END, SearchConfig
+from tuolaji.bots.montecarlo.race import pick
+from tuolaji.bots.montecarlo.value import LEVEL_STEPS, expected_levels, points_left_share, signed_levels
+from tuolaji.bots.players.search import SearchBot
 from tuolaji.bots.playouts.rollout import Playout
+from tuolaji.bots.policy.bidding import HEURISTIC_BIDDERS
+from tuolaji.bots.policy.card_play import choose_play, legal_follows, ranked_follows, ranked_leads
 from tuolaji.game import CloseReview, Play, Round
 from tuolaji.game.driver import deal_and_bid
 from tuolaji.rules import hand_result, is_legal_follow

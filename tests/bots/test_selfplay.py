@@ -1,15 +1,16 @@
-"""Self-play hands for the benchmarks (:mod:`tuolaji.bots.selfplay`): the visitor sees every move
+"""Self-play hands for the benchmarks (``benchmarks/selfplay.py``): the visitor sees every move
 before it is made, and seats given other bots are played by them."""
 
 from __future__ import annotations
 
 from collections import Counter
 
+from selfplay import self_play
+
 from tuolaji.bots import make_bot
 from tuolaji.bots.base import Bot
 from tuolaji.bots.knowledge.situation import Situation
-from tuolaji.bots.players.heuristic import choose_play
-from tuolaji.bots.selfplay import self_play
+from tuolaji.bots.policy.card_play import choose_play
 from tuolaji.game.round import Round
 from tuolaji.game.view import SeatView
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pickle
 
 from tuolaji.rules import PRESETS, Trump, classify, parse_cards, score_trick
-from tuolaji.rules.patterns import lead_refusal
+from tuolaji.rules.lead import lead_refusal
 
 
 def test_rules_values_pickle_and_compare_equal() -> None:

@@ -31,7 +31,7 @@ def canonical_name(name: str) -> str:
 def make_bot(name: str, seed: int = 0, **options: Any) -> Bot:
     """The bot called ``name`` (or its alias), deterministic for ``seed``.
 
-    ``search`` takes the fields of :class:`~tuolaji.bots.players.search.SearchConfig` as options:
+    ``search`` takes the fields of :class:`~tuolaji.bots.montecarlo.config.SearchConfig` as options:
     ``budget_ms`` (time budget per move, default 300), ``horizon_tricks``, ``candidates``, …
     Unknown names and options raise ``ValueError``.
     """

@@ -34,7 +34,7 @@ from typing import Any
 
 from tuolaji.bots import ALIASES, BOT_NAMES, canonical_name, make_bot
 from tuolaji.bots.base import Bot
-from tuolaji.bots.players.bidding import HEURISTIC_BIDDERS
+from tuolaji.bots.policy.bidding import HEURISTIC_BIDDERS
 from tuolaji.game.actions import Play
 from tuolaji.game.driver import deal_and_bid, play_to_end
 from tuolaji.game.options import PRESET_NAMES, TableOptions

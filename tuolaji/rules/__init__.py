@@ -8,9 +8,9 @@ from tuolaji.cards import Card, card_points, format_cards, parse_cards
 
 from .follow import explain_follow, follow_refusal, is_legal_follow
 from .follow_choice import legal_follow_hint, random_legal_follow
+from .lead import classify, explain_lead, is_valid_lead, lead_refusal
 from .lead_choice import random_valid_lead
 from .pattern import Pattern
-from .patterns import classify, explain_lead, is_valid_lead, lead_refusal
 from .presets import PRESETS, Preset, PresetLike, get_preset
 from .refusal import Refusal, card_strings, class_code
 from .scoring import TrickScore, hand_result, kou_di_multiplier, score_trick

@@ -8,13 +8,12 @@ from typing import Any, Final
 from tuolaji.cards import KINDS, Card, format_cards
 
 from .follow_choice import legal_follow_hint
+from .lead import check_kinds, classify, lead_pattern
 from .pattern import Pattern
-from .patterns import check_kinds, classify, lead_pattern
 from .presets import Preset, PresetLike, get_preset
 from .refusal import Refusal, card_strings, class_code, shape_params
 from .structure import (
     EXACT,
-    EXACT_OR_SAME,
     FREE,
     PAIRS,
     SAME_COUNT,
@@ -79,13 +78,12 @@ def follow_refusal(
     if failure == _LEGAL:
         return None
     pattern = lead_pattern(lead, trump, rules)
-    n = pattern.size
     if failure == _WRONG_COUNT:
         return Refusal(
             "wrong_count",
             "R22",
-            f"R22: a follow has exactly as many cards as the lead ({n}); you played {len(play)}",
-            {"lead_size": n, "count": len(play)},
+            f"R22: a follow has exactly as many cards as the lead ({pattern.size}); you played {len(play)}",
+            {"lead_size": pattern.size, "count": len(play)},
         )
     if failure == _NOT_HELD:
         missing = _minus(play, hand)
@@ -93,91 +91,138 @@ def follow_refusal(
             "not_held",
             "R22",
             f"R22: you do not hold {format_cards(missing)}",
-            {"lead_size": n, "missing": card_strings(missing)},
+            {"lead_size": pattern.size, "missing": card_strings(missing)},
         )
-    trumps = pattern.suit_class == TRUMP_CLASS
-    name = "trumps" if trumps else CLASS_NAMES[pattern.suit_class]
-    cards_name = "trumps" if trumps else f"{name} cards"
-    held = [card for card in hand if trump.suit_classes[card] == pattern.suit_class]
-    held.sort(key=trump.sort_keys.__getitem__)
-    hint = legal_follow_hint(hand, lead, trump, rules)
-    example = format_cards(hint)
-    base: dict[str, Any] = {
-        "lead_size": n,
-        "class": class_code(pattern.suit_class),
-        "shape": shape_params(pattern.arity, pattern.length),
-        "held": len(held),
-        "example": card_strings(hint),
-    }
+    refused = _Refused(hand, lead, play, pattern, trump, rules)
+    if failure in (_LEFT_OUT, _OFF_CLASS):
+        return _class_refusal(failure, refused)
+    if failure in (TRACTORS, PAIRS):
+        return _structure_refusal(failure, refused)
+    return _shape_refusal(failure, refused)
+
+
+class _Refused:
+    """What every refusal from ``left_out`` on says: the lead's class, the cards of it held, an
+    example of a legal follow, and the params they all share."""
+
+    def __init__(
+        self,
+        hand: Sequence[Card],
+        lead: Sequence[Card],
+        play: Sequence[Card],
+        pattern: Pattern,
+        trump: Trump,
+        preset: Preset,
+    ) -> None:
+        self.play = play
+        self.pattern = pattern
+        self.trump = trump
+        self.preset = preset
+        trumps = pattern.suit_class == TRUMP_CLASS
+        self.trumps = trumps
+        self.name = "trumps" if trumps else CLASS_NAMES[pattern.suit_class]
+        self.cards_name = "trumps" if trumps else f"{self.name} cards"
+        held = [card for card in hand if trump.suit_classes[card] == pattern.suit_class]
+        held.sort(key=trump.sort_keys.__getitem__)
+        self.held = held
+        hint = legal_follow_hint(hand, lead, trump, preset)
+        self.example = format_cards(hint)
+        self.base: dict[str, Any] = {
+            "lead_size": pattern.size,
+            "class": class_code(pattern.suit_class),
+            "shape": shape_params(pattern.arity, pattern.length),
+            "held": len(held),
+            "example": card_strings(hint),
+        }
+
+
+def _class_refusal(failure: int, refused: _Refused) -> Refusal:
+    """``left_out`` (R23) or ``off_class`` (R24): the follow has too few cards of the led class."""
+    n = refused.pattern.size
+    held = refused.held
+    cards_name = refused.cards_name
     if failure == _LEFT_OUT:
-        kept = _minus(held, play)
+        kept = _minus(held, refused.play)
         return Refusal(
             "left_out",
             "R23",
             f"R23: you hold only {len(held)} {cards_name}, no more than the lead's {n}, so the follow "
-            f"must include all of them ({format_cards(held)}), e.g. {example}; "
+            f"must include all of them ({format_cards(held)}), e.g. {refused.example}; "
             f"you kept {format_cards(kept)}",
-            {**base, "kept": card_strings(kept)},
+            {**refused.base, "kept": card_strings(kept)},
         )
-    if failure == _OFF_CLASS:
-        others = [card for card in play if trump.suit_classes[card] != pattern.suit_class]
-        must = "有主的必須跟主" if trumps else "有同花色的必須跟同花色"
-        return Refusal(
-            "off_class",
-            "R24",
-            f"R24: you hold {len(held)} {cards_name}, more than the lead's {n}, so all {n} cards "
-            f"must be {cards_name} ({must}), e.g. {example}; you played {format_cards(others)}",
-            {**base, "others": card_strings(others)},
-        )
-    lead_shape = pattern.describe()
+    suit_classes = refused.trump.suit_classes
+    others = [card for card in refused.play if suit_classes[card] != refused.pattern.suit_class]
+    must = "有主的必須跟主" if refused.trumps else "有同花色的必須跟同花色"
+    return Refusal(
+        "off_class",
+        "R24",
+        f"R24: you hold {len(held)} {cards_name}, more than the lead's {n}, so all {n} cards "
+        f"must be {cards_name} ({must}), e.g. {refused.example}; you played {format_cards(others)}",
+        {**refused.base, "others": card_strings(others)},
+    )
+
+
+def _shape_refusal(failure: int, refused: _Refused) -> Refusal:
+    """``exact``, ``same_count`` (R24) or ``exact_or_same`` (R25): the follow is not the shape it must be."""
+    n = refused.pattern.size
+    lead_shape = refused.pattern.describe()
+    example = refused.example
     if failure == EXACT:
         return Refusal(
             "exact",
             "R24",
-            f"R24: you hold a {lead_shape} of {name} and must follow with a {lead_shape} "
+            f"R24: you hold a {lead_shape} of {refused.name} and must follow with a {lead_shape} "
             f"(same type and count as the lead), e.g. {example}",
-            base,
+            refused.base,
         )
     if failure == SAME_COUNT:
         return Refusal(
             "same_count",
             "R24",
-            f"R24: you hold no {lead_shape} of {name} but a tractor of {n} {cards_name}, and must follow "
-            f"with a tractor of {n} cards, e.g. {example}",
-            base,
+            f"R24: you hold no {lead_shape} of {refused.name} but a tractor of {n} {refused.cards_name}, and must "
+            f"follow with a tractor of {n} cards, e.g. {example}",
+            refused.base,
         )
-    if failure == EXACT_OR_SAME:
-        return Refusal(
-            "exact_or_same",
-            "R25",
-            f"R25 ({rules.name}): you hold a {lead_shape} or a tractor of {n} {cards_name} and must "
-            f"follow with one of them, e.g. {example}",
-            {**base, "preset": rules.name},
-        )
-    counts = _counts(held)
-    play_counts = _counts(play)
-    chains = trump.chains[pattern.suit_class]
-    kinds = trump.class_kinds[pattern.suit_class]
+    preset = refused.preset.name
+    return Refusal(
+        "exact_or_same",
+        "R25",
+        f"R25 ({preset}): you hold a {lead_shape} or a tractor of {n} {refused.cards_name} and must "
+        f"follow with one of them, e.g. {example}",
+        {**refused.base, "preset": preset},
+    )
+
+
+def _structure_refusal(failure: int, refused: _Refused) -> Refusal:
+    """``tractors`` or ``pairs`` (R24): the follow holds fewer tractors or pairs than the hand can make."""
+    pattern = refused.pattern
+    n = pattern.size
+    lead_shape = pattern.describe()
+    counts = _counts(refused.held)
+    play_counts = _counts(refused.play)
+    kinds = refused.trump.class_kinds[pattern.suit_class]
     if failure == TRACTORS:
+        chains = refused.trump.chains[pattern.suit_class]
         best = structure_value(counts, chains, kinds, n)
         got = structure_value(play_counts, chains, kinds, n)
         return Refusal(
             "tractors",
             "R24",
-            f"R24: you hold no {lead_shape} and no tractor of {n} {cards_name}, so the follow must hold "
-            f"the largest tractors you can make, then pairs: {_describe_value(best)}, e.g. {example}; "
-            f"your play has {_describe_value(got)}",
-            {**base, "best": _value_params(best), "got": _value_params(got)},
+            f"R24: you hold no {lead_shape} and no tractor of {n} {refused.cards_name}, so the follow must "
+            f"hold the largest tractors you can make, then pairs: {_describe_value(best)}, e.g. "
+            f"{refused.example}; your play has {_describe_value(got)}",
+            {**refused.base, "best": _value_params(best), "got": _value_params(got)},
         )
     best_pairs = min(n // 2, sum(counts[k] // 2 for k in kinds))
     got_pairs = sum(play_counts[k] // 2 for k in kinds)
     return Refusal(
         "pairs",
         "R24",
-        f"R24: you hold no {lead_shape} of {name}, so the follow must hold as many pairs as you can "
-        f"make ({best_pairs}; a triple counts as one pair, a bomb as two), e.g. {example}; "
+        f"R24: you hold no {lead_shape} of {refused.name}, so the follow must hold as many pairs as you can "
+        f"make ({best_pairs}; a triple counts as one pair, a bomb as two), e.g. {refused.example}; "
         f"your play has {got_pairs}",
-        {**base, "best_pairs": best_pairs, "got_pairs": got_pairs},
+        {**refused.base, "best_pairs": best_pairs, "got_pairs": got_pairs},
     )
 
 

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from tuolaji.cards import KINDS, POINTS, Card
 
-from .patterns import lead_pattern
+from .lead import lead_pattern
 from .presets import Preset, PresetLike, get_preset
 from .structure import (
     EXACT,

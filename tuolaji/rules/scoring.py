@@ -8,7 +8,7 @@ from typing import Final, NamedTuple
 
 from tuolaji.cards import Card, card_points
 
-from .patterns import lead_pattern
+from .lead import lead_pattern
 from .presets import PresetLike, get_preset
 from .trick import trick_winner
 from .trump import Trump

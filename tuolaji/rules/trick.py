@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from tuolaji.cards import Card
 
-from .patterns import classify, lead_pattern
+from .lead import classify, lead_pattern
 from .presets import PresetLike, get_preset
 from .trump import TRUMP_CLASS, Trump
 

@@ -129,25 +129,7 @@ class Trump:
     def _build(self, level: int, suit: int) -> None:
         self.level = level
         self.suit = suit
-        classes: list[int] = []
-        powers: list[int] = []
-        for kind in range(SMALL_JOKER):
-            kind_suit, rank = divmod(kind, 13)
-            own = kind_suit == suit
-            if rank == level:
-                classes.append(TRUMP_CLASS)
-                powers.append(_TRUMP_LEVEL if own else _OTHER_LEVEL)
-            elif rank == _TWO:
-                classes.append(TRUMP_CLASS)
-                powers.append(_TRUMP_TWO if own else _OTHER_TWO)
-            elif own:
-                classes.append(TRUMP_CLASS)
-                powers.append(_TRUMP_SUIT_BASE + rank)
-            else:
-                classes.append(kind_suit)
-                powers.append(rank)
-        classes += [TRUMP_CLASS, TRUMP_CLASS]
-        powers += [_SMALL_JOKER_POWER, _BIG_JOKER_POWER]
+        classes, powers = _classes_and_powers(level, suit)
         self.suit_classes = tuple(classes)
         self.powers = tuple(powers)
         # Display order: trumps, then ♠ ♥ ♣ ♦; strongest first; equal powers by suit.
@@ -164,32 +146,8 @@ class Trump:
             tuple(sorted((k for k in range(KINDS) if classes[k] == c), key=self.sort_keys.__getitem__))
             for c in range(TRUMP_CLASS + 1)
         )
-        chains: list[tuple[Chain, ...]] = []
         tops: dict[int, int] = {}
-        for off_suit in range(4):
-            if off_suit == suit:
-                chains.append(())
-                continue
-            # R12: natural ranks 3…A without the level rank, so its neighbours do not join.
-            below = tuple(make_card(r, off_suit) for r in range(1, level))
-            above = tuple(make_card(r, off_suit) for r in range(level + 1, _ACE + 1))
-            stretches = tuple((s, len(s)) for s in (below, above) if len(s) >= 2)
-            chains.append(stretches)
-            for stretch, _ in stretches:
-                for start in range(len(stretch)):
-                    for end in range(start + 2, len(stretch) + 1):
-                        tops[kinds_mask(stretch[start:end])] = stretch[end - 1] % 13 + 2
-        # R12: A(low) 2 3 … K A(high) of the trump suit, level card and 2 in their natural places.
-        trump_run = (make_card(_ACE, suit), *(make_card(r, suit) for r in range(_ACE + 1)))
-        jokers = (SMALL_JOKER, BIG_JOKER)
-        chains.append(((trump_run, TRUMP_CHAIN_CAP), (jokers, 2)))
-        for start in range(len(trump_run)):
-            for end in range(start + 2, min(len(trump_run), start + TRUMP_CHAIN_CAP) + 1):
-                mask = kinds_mask(trump_run[start:end])
-                # Position of the last kind: A low = 1, 2 = 2, …, K = 13, A high = 14 (R14).
-                tops[mask] = max(tops.get(mask, 0), end)
-        tops[kinds_mask(jokers)] = JOKER_TRACTOR_TOP
-        self.chains = tuple(chains)
+        self.chains = _chains(level, suit, tops)
         self.tractor_tops = tops
         self.low_2233_mask = kinds_mask((make_card(_TWO, suit), make_card(1, suit))) if level == 1 else 0
 
@@ -233,3 +191,57 @@ def kinds_mask(kinds: Iterable[Card]) -> int:
     for kind in kinds:
         mask |= 1 << kind
     return mask
+
+
+def _classes_and_powers(level: int, suit: int) -> tuple[list[int], list[int]]:
+    """Per card kind, its suit-class (R8) and its R9 power (see the power constants)."""
+    classes: list[int] = []
+    powers: list[int] = []
+    for kind in range(SMALL_JOKER):
+        kind_suit, rank = divmod(kind, 13)
+        own = kind_suit == suit
+        if rank == level:
+            classes.append(TRUMP_CLASS)
+            powers.append(_TRUMP_LEVEL if own else _OTHER_LEVEL)
+        elif rank == _TWO:
+            classes.append(TRUMP_CLASS)
+            powers.append(_TRUMP_TWO if own else _OTHER_TWO)
+        elif own:
+            classes.append(TRUMP_CLASS)
+            powers.append(_TRUMP_SUIT_BASE + rank)
+        else:
+            classes.append(kind_suit)
+            powers.append(rank)
+    classes += [TRUMP_CLASS, TRUMP_CLASS]
+    powers += [_SMALL_JOKER_POWER, _BIG_JOKER_POWER]
+    return classes, powers
+
+
+def _chains(level: int, suit: int, tops: dict[int, int]) -> tuple[tuple[Chain, ...], ...]:
+    """Per suit-class, the stretches of its tractor sequence (R12); the top of every tractor they
+    hold goes into ``tops`` by the mask of its kinds (R14)."""
+    chains: list[tuple[Chain, ...]] = []
+    for off_suit in range(4):
+        if off_suit == suit:
+            chains.append(())
+            continue
+        # R12: natural ranks 3…A without the level rank, so its neighbours do not join.
+        below = tuple(make_card(r, off_suit) for r in range(1, level))
+        above = tuple(make_card(r, off_suit) for r in range(level + 1, _ACE + 1))
+        stretches = tuple((s, len(s)) for s in (below, above) if len(s) >= 2)
+        chains.append(stretches)
+        for stretch, _ in stretches:
+            for start in range(len(stretch)):
+                for end in range(start + 2, len(stretch) + 1):
+                    tops[kinds_mask(stretch[start:end])] = stretch[end - 1] % 13 + 2
+    # R12: A(low) 2 3 … K A(high) of the trump suit, level card and 2 in their natural places.
+    trump_run = (make_card(_ACE, suit), *(make_card(r, suit) for r in range(_ACE + 1)))
+    jokers = (SMALL_JOKER, BIG_JOKER)
+    chains.append(((trump_run, TRUMP_CHAIN_CAP), (jokers, 2)))
+    for start in range(len(trump_run)):
+        for end in range(start + 2, min(len(trump_run), start + TRUMP_CHAIN_CAP) + 1):
+            mask = kinds_mask(trump_run[start:end])
+            # Position of the last kind: A low = 1, 2 = 2, …, K = 13, A high = 14 (R14).
+            tops[mask] = max(tops.get(mask, 0), end)
+    tops[kinds_mask(jokers)] = JOKER_TRACTOR_TOP
+    return tuple(chains)

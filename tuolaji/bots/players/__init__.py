@@ -1,1 +1,2 @@
-"""Who plays: the heuristic, the search, the random player, and the bidding policy they share."""
+"""Who plays: thin :class:`~tuolaji.bots.base.Bot` classes over the policy (heuristic), the
+Monte-Carlo search (search) or the rules engine's random moves (random)."""

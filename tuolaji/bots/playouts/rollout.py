@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from tuolaji.bots.knowledge.cardinfo import CardTable
 from tuolaji.bots.knowledge.situation import Situation, Trick
 from tuolaji.bots.knowledge.tracking import NO_KNOWN, Knowledge
-from tuolaji.bots.players.heuristic import choose_play
+from tuolaji.bots.policy.card_play import choose_play
 from tuolaji.cards import DECKS, KINDS
 from tuolaji.rules import Preset, score_trick
 

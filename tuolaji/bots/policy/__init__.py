@@ -1,1 +1,2 @@
-"""The heuristic's judgement: candidate follows, risks and utility terms."""
+"""The heuristic's judgement: its bidding, its card play, and their parts (candidate follows, risks
+and utility terms)."""

@@ -1,7 +1,7 @@
 """What cards and tricks are worth to the heuristic: the terms of its utilities, in points.
 
-Shared by the heuristic policy (:mod:`tuolaji.bots.players.heuristic`) and the search's horizon
-estimate (:mod:`tuolaji.bots.players.search`).
+Shared by the heuristic's card play (:mod:`tuolaji.bots.policy.card_play`) and the search's horizon
+estimate (:mod:`tuolaji.bots.montecarlo.value`).
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
-"""How much replaying the other seats' past moves (:mod:`tuolaji.bots.knowledge.replay_chain`) tells the search.
+"""How much replaying the other seats' past moves (:mod:`tuolaji.bots.montecarlo.deal_chain`) tells the search.
 
 Hands the heuristic plays against itself (heuristic bidding); at every third move from
 ``--most-cards`` cards in hand down, a deal sampled as the search samples it is compared with the
-same deal after ``--steps`` swaps of a :class:`~tuolaji.bots.knowledge.replay_chain.ReplayChain` (the search's
+same deal after ``--steps`` swaps of a :class:`~tuolaji.bots.montecarlo.deal_chain.DealChain` (the search's
 burn-in): the share of the hidden cards each puts in the right hand, by cards in hand, and how often
 the chain reached a deal that replays every past move. Also the CPU time per swap and the moves
 replayed per swap.
-Run: ``.venv/bin/python benchmarks/replay_deals.py [--deals N] [--steps S] [--depth D]``.
+Run: ``.venv/bin/python benchmarks/deal_chain_accuracy.py [--deals N] [--steps S] [--depth D]``.
 """
 
 from __future__ import annotations
@@ -16,13 +16,14 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from tuolaji.bots.knowledge.replay_chain import PastMoves, ReplayChain
+from selfplay import self_play
+
 from tuolaji.bots.knowledge.sampling import sample_hands
 from tuolaji.bots.knowledge.shapes import counts_of
 from tuolaji.bots.knowledge.situation import Situation
 from tuolaji.bots.knowledge.tracking import trick_plays
-from tuolaji.bots.players.search import SearchConfig
-from tuolaji.bots.selfplay import self_play
+from tuolaji.bots.montecarlo.config import SearchConfig
+from tuolaji.bots.montecarlo.deal_chain import DealChain, PastMoves
 from tuolaji.game.round import Round
 from tuolaji.game.view import SeatView
 
@@ -91,7 +92,7 @@ def main() -> None:
             sampled = sample_hands(sit.table, sit.know, seat, sit.counts, view.hand_sizes, rng)
             start = time.process_time()
             past = PastMoves(sit, trick_plays(view.tricks, view.trick), args.depth)
-            chain = ReplayChain(past, sampled, rng, args.aimed)
+            chain = DealChain(past, sampled, rng, args.aimed)
             chain.run(args.steps)
             seconds += time.process_time() - start
             steps += args.steps

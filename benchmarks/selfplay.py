@@ -1,7 +1,7 @@
 """Hands the heuristic plays against itself, move by move: the positions the benchmarks study.
 
 Deals are the arena's (:func:`tuolaji.bots.arena.deal_setup`), bid by the heuristic's policy for all
-four seats and played by the heuristic (:func:`tuolaji.bots.players.heuristic.choose_play`), or at
+four seats and played by the heuristic (:func:`tuolaji.bots.policy.card_play.choose_play`), or at
 some seats by other bots, through the game's driver. Before each move, a visitor sees the round and
 the view of the seat to move.
 """
@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from tuolaji.bots.arena import deal_setup
 from tuolaji.bots.base import Bot
 from tuolaji.bots.knowledge.situation import Situation
-from tuolaji.bots.players.bidding import HEURISTIC_BIDDERS
-from tuolaji.bots.players.heuristic import choose_play
+from tuolaji.bots.policy.bidding import HEURISTIC_BIDDERS
+from tuolaji.bots.policy.card_play import choose_play
 from tuolaji.game.actions import Play
 from tuolaji.game.driver import deal_and_bid, play_to_end
 from tuolaji.game.round import Round

@@ -1,15 +1,15 @@
 """Deals that explain the other seats' past moves, if they play like the heuristic.
 
-A seat that plays like the heuristic (:func:`tuolaji.bots.players.heuristic.choose_play`) makes each move
+A seat that plays like the heuristic (:func:`tuolaji.bots.policy.card_play.choose_play`) makes each move
 from its hand, the trick on the table and the public history only. Given a guess at its hand now,
 its hand at any earlier move is that guess plus the cards it has played since, so the move can be
 replayed exactly (:class:`PastMoves`): on the real deal every replay gives the move that was played;
 a guess that puts cards in the wrong hands fails many. Random deals almost never pass them all, so
-:class:`ReplayChain` walks from a sampled deal by swapping one card between two other seats at a
+:class:`DealChain` walks from a sampled deal by swapping one card between two other seats at a
 time, keeping each swap that does not make more replays fail (a Markov chain whose states, once
 every replay passes, are deals the whole recent history agrees with). Half the swaps are aimed: a
 failing replay has the seat play, on the current deal, cards it did not play then, so it probably
-lacks some of them; one it holds now is given away (:meth:`ReplayChain.suspect`). That reaches
+lacks some of them; one it holds now is given away (:meth:`DealChain.suspect`). That reaches
 agreeing deals in far fewer swaps than random ones. Late in a hand such deals put far more hidden
 cards in the right hands than sampling alone (docs/BOTS-RESEARCH.md).
 
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from tuolaji.bots.knowledge.shapes import class_size
 from tuolaji.bots.knowledge.situation import Situation, Trick
 from tuolaji.bots.knowledge.tracking import NO_KNOWN, Knowledge, plays_with_voids
-from tuolaji.bots.players.heuristic import best_plays
+from tuolaji.bots.policy.card_play import best_plays
 from tuolaji.cards import DECKS, KINDS
 from tuolaji.game.view import PlayRecord
 from tuolaji.rules import TRUMP_CLASS
@@ -127,7 +127,7 @@ class PastMoves:
         return held <= len(lead)
 
 
-class ReplayChain:
+class DealChain:
     """Deals of the hidden cards, moved one swap at a time towards deals the past moves agree with."""
 
     def __init__(self, past: PastMoves, hands: list[list[int]], rng: random.Random, aimed: float) -> None:

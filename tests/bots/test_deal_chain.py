@@ -1,4 +1,4 @@
-"""Replaying the other seats' past moves (:mod:`tuolaji.bots.knowledge.replay_chain`): the real deal replays every
+"""Replaying the other seats' past moves (:mod:`tuolaji.bots.montecarlo.deal_chain`): the real deal replays every
 move of heuristic players; the chain keeps its deals consistent with the view, never makes more
 moves fail, and its incremental bookkeeping matches a full replay."""
 
@@ -12,11 +12,11 @@ import pytest
 from tests.bots.conftest import bid_with, setup
 from tests.bots.test_caps import breaks
 from tuolaji.bots import make_bot
-from tuolaji.bots.knowledge.replay_chain import PastMoves, ReplayChain
 from tuolaji.bots.knowledge.sampling import sample_hands
 from tuolaji.bots.knowledge.shapes import counts_of
 from tuolaji.bots.knowledge.situation import Situation
 from tuolaji.bots.knowledge.tracking import trick_plays
+from tuolaji.bots.montecarlo.deal_chain import DealChain, PastMoves
 from tuolaji.bots.players.search import SearchBot, SearchConfig
 from tuolaji.game import Play, Round
 from tuolaji.game.driver import play_to_end
@@ -104,7 +104,7 @@ def test_the_chain_keeps_to_the_view_and_its_bookkeeping(seed: int) -> None:
         sit = Situation.from_view(view)
         past = PastMoves(sit, trick_plays(view.tricks, view.trick), 12)
         start = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng)
-        chain = ReplayChain(past, start, rng, AIMED)
+        chain = DealChain(past, start, rng, AIMED)
         before = chain.disagreements
         for _ in range(40):
             was = chain.disagreements
@@ -131,7 +131,7 @@ def test_a_suspect_is_a_held_card_a_failing_replay_played_instead() -> None:
     for view, _ in late_positions("nanning", seed=2, every=3):
         sit = Situation.from_view(view)
         rng = random.Random(3)
-        chain = ReplayChain(
+        chain = DealChain(
             past_of(view), sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng), rng, AIMED
         )
         for _ in range(5):
@@ -157,7 +157,7 @@ def test_the_chain_is_deterministic_for_a_seed() -> None:
     for _ in range(2):
         rng = random.Random(7)
         past = PastMoves(sit, trick_plays(view.tricks, view.trick), 12)
-        chain = ReplayChain(
+        chain = DealChain(
             past, sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng), rng, AIMED
         )
         chain.run(30)
@@ -178,7 +178,7 @@ def test_the_search_deals_from_a_chain_late_in_the_hand() -> None:
             continue
         deal, cost = next(SearchBot(0, config).deals(view, sit, random.Random(5), 40.0))
         past = past_of(view, depth=config.replay_depth)
-        counted = [ReplayChain(past, hands, random.Random(0), config.aimed).disagreements for hands in (start, deal)]
+        counted = [DealChain(past, hands, random.Random(0), config.aimed).disagreements for hands in (start, deal)]
         assert counted[1] <= counted[0]
         fewer += counted[1] < counted[0]
         assert cost > 0

@@ -1,4 +1,6 @@
-"""Patterns (R10–R14): units, tractors, their tops, and valid leads."""
+"""Leads (R13): the pattern cards form (R10–R12: units, tractors; their tops, R14), whether they are
+one valid lead, and why not.
+"""
 
 from __future__ import annotations
 

@@ -1,0 +1,66 @@
+"""What a play-out is worth to the searching seat's team: the expected level change of its
+estimated final score (R36), see :mod:`tuolaji.bots.montecarlo`."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from tuolaji.bots.knowledge.cardinfo import CardTable
+from tuolaji.bots.knowledge.situation import Situation
+from tuolaji.bots.montecarlo.config import SearchConfig
+from tuolaji.bots.playouts.rollout import Playout
+from tuolaji.bots.policy.values import card_value
+from tuolaji.rules import hand_result
+from tuolaji.rules.scoring import MAX_SCORE
+
+
+def signed_levels(score: int) -> int:
+    """The attackers' level change for a final score (R36): negative when the defenders win."""
+    winner, levels = hand_result(score)
+    return levels if winner == "attackers" else -levels
+
+
+LEVEL_STEPS = tuple(score for score in range(1, MAX_SCORE + 1) if signed_levels(score) != signed_levels(score - 1))
+"""The scores at which the attackers' level change goes up by one (R36)."""
+
+
+def expected_levels(score: float, spread: float) -> float:
+    """The attackers' expected level change when the final score is ``score`` give or take a
+    normal error of standard deviation ``spread`` (0: exactly ``score``)."""
+    if spread <= 0:
+        return signed_levels(max(0, min(MAX_SCORE, round(score))))
+    low = signed_levels(0)
+    return low + sum(0.5 * math.erfc((step - 0.5 - score) / (spread * math.sqrt(2))) for step in LEVEL_STEPS)
+
+
+def team_value(sit: Situation, playout: Playout, config: SearchConfig) -> float:
+    """The play-out's worth for ``sit.seat``'s team (see :mod:`tuolaji.bots.montecarlo`)."""
+    score = playout.points_taken + playout.gained
+    spread = 0.0
+    if not playout.finished:
+        expected, left = points_left_share(playout.table, playout.hands, 1 - sit.dealer % 2, config.share_slope)
+        score += expected
+        spread = config.spread * left
+    score = max(0, min(MAX_SCORE, score))
+    attackers_value = expected_levels(score, spread) + config.score_weight * score
+    return -attackers_value if sit.defending else attackers_value
+
+
+def points_left_share(
+    table: CardTable, hands: Sequence[Sequence[int]], attackers: int, share_slope: float
+) -> tuple[int, int]:
+    """Of the card points still in the four ``hands`` (count vectors) of an unfinished play-out, how
+    many the ``attackers`` (team 0 or 1) are expected to take, and how many there are:
+    ``0.5 + share_slope × (s − 0.5)`` of them, within none and all, where ``s`` is their share of
+    the strength left."""
+    strength = [0.0, 0.0]
+    left = 0
+    for seat, hand in enumerate(hands):
+        for kind, count in enumerate(hand):
+            if count:
+                strength[seat % 2] += count * card_value(table, hand, kind)
+                left += count * table.points[kind]
+    share = strength[attackers] / (sum(strength) or 1.0)
+    share += (share_slope - 1.0) * (share - 0.5)
+    return round(left * max(0.0, min(1.0, share))), left
