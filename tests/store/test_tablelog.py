@@ -7,14 +7,26 @@ import asyncio
 from datetime import UTC, datetime
 
 import pytest
+from sqlalchemy import event, select
 
-from tuolaji.game.view import RoundResult
 from tuolaji.game.actions import DealCards
+from tuolaji.game.view import RoundResult
 from tuolaji.room.commands import Player
 from tuolaji.room.effects import HandSeat
-from tuolaji.room.entries import Acted, BadEntry, Readied, RoundBegun, Sat, SeatRecord, Settling, TableClosed
+from tuolaji.room.entries import (
+    Acted,
+    BadEntry,
+    Readied,
+    RoundBegun,
+    Sat,
+    SeatRecord,
+    Settling,
+    TableClosed,
+    entry_to_json,
+)
 from tuolaji.store.accounts import Accounts
 from tuolaji.store.db import Database
+from tuolaji.store.models import TableLogEntry
 from tuolaji.store.records import HandWrite, get_hand
 from tuolaji.store.tablelog import Fenced, LogWrite, TableLog
 
@@ -123,4 +135,78 @@ async def test_the_last_step_and_the_settlement_share_one_transaction(db: Databa
         assert me is not None and me.points == settled.lines[0]["points"]
     finally:
         await log.close()
+        accounts.close()
+
+
+async def test_the_log_keeps_each_entry_as_the_codecs_json_and_reads_it_back(db: Database) -> None:
+    log = TableLog(db)
+    written = [Sat(0, Player(1, "p1")), snapshot(1), act(3), Settling()]
+    try:
+        await log.create("t1", OPTIONS)
+        await log.append(LogWrite("t1", 1, written))
+        async with db.sessions() as session:
+            stored = (await session.execute(select(TableLogEntry.entry).order_by(TableLogEntry.seq))).scalars()
+            assert list(stored) == [entry_to_json(entry) for entry in written[1:]]  # from the snapshot on
+        assert entry_to_json(act(3)) == {"t": "act", "action": {"type": "deal", "count": 3}}
+        opened = await log.load("t1")
+        assert opened is not None and opened.entries == written[1:]
+    finally:
+        await log.close()
+
+
+async def test_an_entry_that_is_not_one_names_its_table_and_seq(db: Database) -> None:
+    log = TableLog(db)
+    try:
+        await log.create("t1", OPTIONS)
+        await log.append(LogWrite("t1", 1, [act(1)]))
+        async with db.sessions.begin() as session:
+            session.add(TableLogEntry(table_id="t1", seq=2, entry={"t": "teleport", "seat": 1}))
+        (opened,) = await log.open_tables()
+        with pytest.raises(BadEntry, match=r"table t1: log entry 2: unknown log entry \{'t': 'teleport'"):
+            _ = opened.entries
+    finally:
+        await log.close()
+
+
+def counting(db: Database) -> list[str]:
+    """The SQL statements ``db`` runs from now on (one string each)."""
+    statements: list[str] = []
+
+    def count(_connection: object, _cursor: object, statement: str, *_: object) -> None:
+        statements.append(statement)
+
+    event.listen(db.engine.sync_engine, "before_cursor_execute", count)
+    return statements
+
+
+@pytest.mark.parametrize("tables", [1, 7])
+async def test_restoring_or_taking_over_tables_takes_the_same_few_queries_however_many(
+    db: Database, tables: int
+) -> None:
+    log = TableLog(db)
+    names = [f"t{number}" for number in range(tables)]
+    try:
+        for name in names:
+            await log.create(name, OPTIONS)
+            await log.append(LogWrite(name, 1, [Sat(0, Player(1, "p1")), snapshot(1), act(1), act(2)]))
+        statements = counting(db)
+        opened = await log.open_tables()
+        assert len(opened) == tables and all(table.entries == [snapshot(1), act(1), act(2)] for table in opened)
+        assert len(statements) == 2, statements
+        statements.clear()
+        taken = await log.take_many([*names, "unknown"])
+        assert sorted(table.id for table in taken) == names and all(table.fence == 1 for table in taken)
+        assert len(statements) == 3, statements
+    finally:
+        await log.close()
+
+
+async def test_the_seated_accounts_of_restored_tables_are_read_in_one_query(db: Database) -> None:
+    accounts = Accounts(db)
+    try:
+        ids = [(await accounts.create_guest())[1].id for _ in range(6)]
+        statements = counting(db)
+        found = await accounts.get_many([*ids, 10_000])
+        assert sorted(found) == sorted(ids) and len(statements) == 1, statements
+    finally:
         accounts.close()
