@@ -27,7 +27,8 @@ class Connections:
         self._slow_bots = slow_bots
 
     def attach(self, client: str, account_id: int) -> None:
-        """``client`` is the seated ``account_id``'s new connection (R46): 託管 since it went away ends."""
+        """``client`` is the seated ``account_id``'s new connection (R46): 託管 since it went away ends.
+        The client gets the full picture with the one summary; everyone else the change."""
         data = self._data
         index = data.seat_of(account_id)
         if index is None:
@@ -36,10 +37,12 @@ class Connections:
             return
         seat = data.seats[index]
         seat.client, seat.grace = client, False
-        self._outbox.send_full(client, index)
         if seat.away_autoplay and data.round is not None:
-            self._moves.apply(SetAutoPlay(index, False, "reconnect"))  # broadcasts the change and the summary
+            # The others hear the change and the summary; the client gets the table as it is after it.
+            self._moves.apply(SetAutoPlay(index, False, "reconnect"), skip=client)
+            self._outbox.send_full(client, index)
         else:
+            self._outbox.send_full(client, index)
             self._outbox.changed(skip=client)
 
     def sync(self, client: str) -> None:

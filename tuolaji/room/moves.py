@@ -44,17 +44,18 @@ class Moves:
         self._clock.arm()
         self._outbox.broadcast([])
 
-    def apply(self, action: Action, checked: bool = True) -> None:
-        """Apply ``action`` through the log, re-arm the clock and broadcast the events (``checked=False``
-        for a move :func:`~tuolaji.room.autoplay.legal_play` made)."""
+    def apply(self, action: Action, checked: bool = True, skip: str | None = None) -> None:
+        """Apply ``action`` through the log, re-arm the clock and broadcast the events to all but
+        ``skip`` (who gets the full picture instead); ``checked=False`` for a move
+        :func:`~tuolaji.room.autoplay.legal_play` made."""
         events = self._journal.record_action(action, checked)
         for event in events:
             if event.type == "retract" and not event.data.get("first", True):
                 self._clock.retracted(int(event.data["seat"]))  # R31
         self._clock.arm()
-        self._outbox.broadcast(events)
+        self._outbox.broadcast(events, skip)
         if any(event.type == "autoplay" for event in events):
-            self._outbox.changed()
+            self._outbox.changed(skip)
 
     def request(self, action: Action, need_round: bool = True) -> None:
         """A person's ``action``; :class:`~tuolaji.room.state.Refused` if the round refuses it

@@ -98,10 +98,10 @@ class Outbox:
         clock = data.deadline.to_json(data.now) if data.deadline is not None else None
         self._effects.append(SendState(tuple(recipients), views, tuple(events), data.seq, hand, full, clock))
 
-    def broadcast(self, events: Sequence[Event]) -> None:
-        """The next ``state`` (``seq`` one more) with ``events`` to everyone at the table."""
+    def broadcast(self, events: Sequence[Event], skip: str | None = None) -> None:
+        """The next ``state`` (``seq`` one more) with ``events`` to everyone at the table but ``skip``."""
         self._data.seq += 1
-        recipients = self.recipients()
+        recipients = [recipient for recipient in self.recipients() if recipient[0] != skip]
         if recipients:
             self.state(recipients, events, False)
 
