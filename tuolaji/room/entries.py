@@ -193,6 +193,8 @@ def entry_to_json(entry: Entry) -> dict[str, Any]:
     """The stored JSON form of ``entry``."""
     body: dict[str, Any] = {"t": entry.tag}
     match entry:
+        case Acted(action):
+            body["action"] = action_to_json(action)
         case Sat(seat, player):
             body.update(seat=seat, player=player.to_json())
         case BotSat(seat, bot):
@@ -203,8 +205,6 @@ def entry_to_json(entry: Entry) -> dict[str, Any]:
             body["seed"] = seed
         case RoundBegun():
             body.update(_round_json(entry))
-        case Acted(action):
-            body["action"] = action_to_json(action)
         case TableClosed(reason):
             body["reason"] = reason
         case MadePrivate(code, creator):

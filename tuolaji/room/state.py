@@ -15,6 +15,8 @@ from tuolaji.room.commands import Player
 
 
 class TableState(StrEnum):
+    """Where a table stands between its matches and hands."""
+
     WAITING = "waiting"
     """Seats to fill or starts to press (R47)."""
     PLAYING = "playing"
