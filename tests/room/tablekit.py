@@ -1,7 +1,8 @@
 """Helpers for in-process tests of :class:`~tuolaji.room.table.Table` with a fake clock.
 
 A :class:`TableDriver` keeps the time (``now``), feeds commands to one table, collects what comes
-out and keeps the table's log (the entries of its :class:`Record` effects). "Firing the clock" is
+out and keeps the table's log (the entries of its :class:`Record` effects, as the store keeps them:
+their JSON through the one codec, read back through it whenever the table is rebuilt). "Firing the clock" is
 ``handle(ClockFired(), deadline)`` at the time the table last armed: no sleeps, no asyncio.
 """
 
@@ -28,6 +29,7 @@ from tuolaji.room.commands import (
     Start,
 )
 from tuolaji.room.effects import Arm, Disarm, Effect, Record, Send, SendState, StoreHand
+from tuolaji.room.entries import Entry, entry_from_json, entry_to_json
 from tuolaji.room.table import Table, TableConfig, TableState
 
 T = TypeVar("T")
@@ -80,8 +82,15 @@ def of(effects: Iterable[Effect], kind: type[T]) -> list[T]:
 
 
 def entries(effects: Iterable[Effect]) -> list[dict[str, Any]]:
-    """The log entries recorded by ``effects``."""
-    return [effect.entry for effect in of(effects, Record)]
+    """The log entries recorded by ``effects``, in their stored JSON form."""
+    return [entry_to_json(effect.entry) for effect in of(effects, Record)]
+
+
+def decoded(log: Iterable[dict[str, Any]]) -> list[Entry]:
+    """The typed entries of a stored ``log`` (the codec's round trip must give back the same JSON)."""
+    typed = [entry_from_json(data) for data in log]
+    assert [entry_to_json(entry) for entry in typed] == list(log)
+    return typed
 
 
 def kinds(effects: Iterable[Effect]) -> list[str]:
@@ -265,7 +274,7 @@ class TableDriver:
 
     def rebuilt(self) -> Table:
         """The table rebuilt from its whole log so far."""
-        return self.table.rebuilt(self.log)
+        return self.table.rebuilt(decoded(self.log))
 
     def restart(self, after_ms: int = 5_000, *, from_snapshot: bool = False) -> TableDriver:
         """A server restart ``after_ms`` later: a new driver whose table is rebuilt from this log (or
@@ -282,7 +291,7 @@ class TableDriver:
         start = last_snapshot(self.log)
         assert start is not None, "no round entry in the log yet"
         table = self.table
-        return Table.restore(table.id, table.options, table.config, autoplayer, seeds(), self.log[start:])
+        return Table.restore(table.id, table.options, table.config, autoplayer, seeds(), decoded(self.log[start:]))
 
 
 def seat_people_and_bots(

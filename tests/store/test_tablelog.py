@@ -7,34 +7,58 @@ import asyncio
 from datetime import UTC, datetime
 
 import pytest
+from sqlalchemy import event, select
 
+from tuolaji.game.actions import DealCards
 from tuolaji.game.view import RoundResult
+from tuolaji.room.commands import Player
 from tuolaji.room.effects import HandSeat
+from tuolaji.room.entries import (
+    Acted,
+    BadEntry,
+    Readied,
+    RoundBegun,
+    Sat,
+    SeatRecord,
+    Settling,
+    TableClosed,
+    entry_to_json,
+)
 from tuolaji.store.accounts import Accounts
 from tuolaji.store.db import Database
+from tuolaji.store.models import TableLogEntry
 from tuolaji.store.records import HandWrite, get_hand
 from tuolaji.store.tablelog import Fenced, LogWrite, TableLog
 
 OPTIONS = {"preset": "nanning"}
 
 
-def entry(kind: str, **fields: object) -> dict[str, object]:
-    return {"t": kind, **fields}
+SEATS = (SeatRecord(Player(1, "p1"), None, True, False), *(SeatRecord(None, "random", True, False) for _ in range(3)))
+
+
+def act(count: int) -> Acted:
+    """A log entry told apart by ``count``."""
+    return Acted(DealCards(count))
+
+
+def snapshot(number: int) -> RoundBegun:
+    """A ``round`` entry: the log before it may be dropped."""
+    return RoundBegun(number, 1_000, SEATS, {"seed": 7}, {"seed": number})
 
 
 async def test_entries_are_kept_in_order_from_the_last_snapshot(db: Database) -> None:
     log = TableLog(db)
     try:
         await log.create("t1", OPTIONS)
-        await log.append(LogWrite("t1", 1, [entry("sit", seat=0), entry("ready", seat=0)]))
-        await log.append(LogWrite("t1", 3, [entry("round", number=1), entry("act", n=1)]))
-        await log.append(LogWrite("t1", 5, [entry("act", n=2)]))
+        await log.append(LogWrite("t1", 1, [Sat(0, Player(1, "p1")), Readied(0)]))
+        await log.append(LogWrite("t1", 3, [snapshot(1), act(1)]))
+        await log.append(LogWrite("t1", 5, [act(2)]))
         opened = await log.load("t1")
         assert opened is not None
-        assert opened.entries == [entry("round", number=1), entry("act", n=1), entry("act", n=2)]
+        assert opened.entries == [snapshot(1), act(1), act(2)]
         assert (opened.next_seq, opened.options, opened.fence) == (6, OPTIONS, 0)
         assert [table.id for table in await log.open_tables()] == ["t1"] and await log.open_ids() == ["t1"]
-        await log.append(LogWrite("t1", 6, [entry("close", reason="empty")]))
+        await log.append(LogWrite("t1", 6, [TableClosed("empty")]))
         assert await log.load("t1") is None and await log.open_ids() == []
     finally:
         await log.close()
@@ -45,15 +69,15 @@ async def test_open_tables_reads_every_open_log_as_load_does(db: Database) -> No
     try:
         for name in ("b", "a", "quiet", "gone"):
             await log.create(name, {**OPTIONS, "name": name}, fence=len(name))
-        await log.append(LogWrite("a", 1, [entry("act", n=1), entry("round", number=1)]))
-        await log.append(LogWrite("b", 1, [entry("act", n=2)]))
-        await log.append(LogWrite("a", 3, [entry("act", n=3)]))
-        await log.append(LogWrite("gone", 1, [entry("act", n=4), entry("close", reason="empty")]))
+        await log.append(LogWrite("a", 1, [act(1), snapshot(1)]))
+        await log.append(LogWrite("b", 1, [act(2)]))
+        await log.append(LogWrite("a", 3, [act(3)]))
+        await log.append(LogWrite("gone", 1, [act(4), TableClosed("empty")]))
         opened = {table.id: table for table in await log.open_tables()}
         assert sorted(opened) == ["a", "b", "quiet"]
         for name, table in opened.items():
             assert table == await log.load(name)
-        assert opened["a"].entries == [entry("round", number=1), entry("act", n=3)] and opened["a"].next_seq == 4
+        assert opened["a"].entries == [snapshot(1), act(3)] and opened["a"].next_seq == 4
         assert opened["quiet"].entries == [] and opened["quiet"].next_seq == 1 and opened["quiet"].fence == 5
     finally:
         await log.close()
@@ -66,14 +90,14 @@ async def test_a_fenced_write_is_refused_and_the_rest_of_its_batch_is_written(db
         await log.create("other", OPTIONS, fence=1)
         taken = await log.take("old")  # another node: the token goes to 2, and its log is read after that
         assert taken is not None and taken.fence == 2
-        stale = log.append(LogWrite("old", 1, [entry("act", n=1)], fence=1))
-        fine = log.append(LogWrite("other", 1, [entry("act", n=1)], fence=1))
+        stale = log.append(LogWrite("old", 1, [act(1)], fence=1))
+        fine = log.append(LogWrite("other", 1, [act(1)], fence=1))
         results = await asyncio.gather(stale, fine, return_exceptions=True)
         assert isinstance(results[0], Fenced) and results[1] is None
         assert (await log.load("old")).entries == []  # type: ignore[union-attr]
-        assert (await log.load("other")).entries == [entry("act", n=1)]  # type: ignore[union-attr]
-        await log.append(LogWrite("old", 1, [entry("act", n=9)], fence=2))
-        assert (await log.load("old")).entries == [entry("act", n=9)]  # type: ignore[union-attr]
+        assert (await log.load("other")).entries == [act(1)]  # type: ignore[union-attr]
+        await log.append(LogWrite("old", 1, [act(9)], fence=2))
+        assert (await log.load("old")).entries == [act(9)]  # type: ignore[union-attr]
         assert await log.take("closed-or-unknown") is None
     finally:
         await log.close()
@@ -97,7 +121,7 @@ async def test_the_last_step_and_the_settlement_share_one_transaction(db: Databa
     )
     try:
         await log.create("t1", OPTIONS)
-        settled = await log.append(LogWrite("t1", 1, [entry("settle")], hand=hand))
+        settled = await log.append(LogWrite("t1", 1, [Settling()], hand=hand))
         assert settled is not None and settled.lines[0]["points_delta"] > 0
         record = await get_hand(db, settled.hand_id)
         assert record is not None and record["number"] == 1
@@ -105,10 +129,84 @@ async def test_the_last_step_and_the_settlement_share_one_transaction(db: Databa
         assert again is not None and (again.hand_id, again.lines) == (settled.hand_id, settled.lines)
         # The same hand again (a second settlement) fails whole: neither its entries nor a record.
         with pytest.raises(Exception, match=r"(?i)unique|duplicate"):
-            await log.append(LogWrite("t1", 2, [entry("settle")], hand=hand))
-        assert (await log.load("t1")).entries == [entry("settle")]  # type: ignore[union-attr]
+            await log.append(LogWrite("t1", 2, [Settling()], hand=hand))
+        assert (await log.load("t1")).entries == [Settling()]  # type: ignore[union-attr]
         me = await accounts.get(alice.id)
         assert me is not None and me.points == settled.lines[0]["points"]
     finally:
         await log.close()
+        accounts.close()
+
+
+async def test_the_log_keeps_each_entry_as_the_codecs_json_and_reads_it_back(db: Database) -> None:
+    log = TableLog(db)
+    written = [Sat(0, Player(1, "p1")), snapshot(1), act(3), Settling()]
+    try:
+        await log.create("t1", OPTIONS)
+        await log.append(LogWrite("t1", 1, written))
+        async with db.sessions() as session:
+            stored = (await session.execute(select(TableLogEntry.entry).order_by(TableLogEntry.seq))).scalars()
+            assert list(stored) == [entry_to_json(entry) for entry in written[1:]]  # from the snapshot on
+        assert entry_to_json(act(3)) == {"t": "act", "action": {"type": "deal", "count": 3}}
+        opened = await log.load("t1")
+        assert opened is not None and opened.entries == written[1:]
+    finally:
+        await log.close()
+
+
+async def test_an_entry_that_is_not_one_names_its_table_and_seq(db: Database) -> None:
+    log = TableLog(db)
+    try:
+        await log.create("t1", OPTIONS)
+        await log.append(LogWrite("t1", 1, [act(1)]))
+        async with db.sessions.begin() as session:
+            session.add(TableLogEntry(table_id="t1", seq=2, entry={"t": "teleport", "seat": 1}))
+        (opened,) = await log.open_tables()
+        with pytest.raises(BadEntry, match=r"table t1: log entry 2: unknown log entry \{'t': 'teleport'"):
+            _ = opened.entries
+    finally:
+        await log.close()
+
+
+def counting(db: Database) -> list[str]:
+    """The SQL statements ``db`` runs from now on (one string each)."""
+    statements: list[str] = []
+
+    def count(_connection: object, _cursor: object, statement: str, *_: object) -> None:
+        statements.append(statement)
+
+    event.listen(db.engine.sync_engine, "before_cursor_execute", count)
+    return statements
+
+
+@pytest.mark.parametrize("tables", [1, 7])
+async def test_restoring_or_taking_over_tables_takes_the_same_few_queries_however_many(
+    db: Database, tables: int
+) -> None:
+    log = TableLog(db)
+    names = [f"t{number}" for number in range(tables)]
+    try:
+        for name in names:
+            await log.create(name, OPTIONS)
+            await log.append(LogWrite(name, 1, [Sat(0, Player(1, "p1")), snapshot(1), act(1), act(2)]))
+        statements = counting(db)
+        opened = await log.open_tables()
+        assert len(opened) == tables and all(table.entries == [snapshot(1), act(1), act(2)] for table in opened)
+        assert len(statements) == 2, statements
+        statements.clear()
+        taken = await log.take_many([*names, "unknown"])
+        assert sorted(table.id for table in taken) == names and all(table.fence == 1 for table in taken)
+        assert len(statements) == 3, statements
+    finally:
+        await log.close()
+
+
+async def test_the_seated_accounts_of_restored_tables_are_read_in_one_query(db: Database) -> None:
+    accounts = Accounts(db)
+    try:
+        ids = [(await accounts.create_guest())[1].id for _ in range(6)]
+        statements = counting(db)
+        found = await accounts.get_many([*ids, 10_000])
+        assert sorted(found) == sorted(ids) and len(statements) == 1, statements
+    finally:
         accounts.close()

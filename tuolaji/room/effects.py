@@ -1,5 +1,5 @@
 """Effects of a :class:`~tuolaji.room.table.Table` step, for the server's shell to carry out in order:
-write the log (:class:`Record`, before anything else leaves), send messages, arm the timer, ask a
+write the log (:class:`Record`, a typed entry, before anything else leaves), send messages, arm the timer, ask a
 slow bot, store a finished hand. Plain data."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from typing import Any
 
 from tuolaji.game.view import Event, RoundResult, SeatView
 from tuolaji.room.commands import TurnStamp
+from tuolaji.room.entries import Entry
 
 
 @dataclass(frozen=True)
@@ -27,9 +28,10 @@ class HandSeat:
 
 @dataclass(frozen=True)
 class Record:
-    """Append ``entry`` to the table's durable log before anything of this step reaches a client."""
+    """Append ``entry`` to the table's durable log before anything of this step reaches a client (the
+    store keeps its :func:`~tuolaji.room.entries.entry_to_json`)."""
 
-    entry: dict[str, Any]
+    entry: Entry
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tuolaji.room.entries import Entry, entry_to_json
 from tuolaji.store.db import SQLITE_PRAGMAS
 
 _INSERT = "INSERT INTO table_log (table_id, seq, entry) VALUES (?, ?, ?)"
@@ -27,25 +28,23 @@ _DROP_ALL = "DELETE FROM table_log WHERE table_id = ?"
 _CLOSE = "UPDATE live_tables SET open = 0 WHERE id = ?"
 
 
-def tidy_plan(first_seq: int, entries: Sequence[dict[str, Any]]) -> tuple[bool, int | None]:
+def tidy_plan(first_seq: int, entries: Sequence[Entry]) -> tuple[bool, int | None]:
     """What a step's write does to its table's log besides adding its rows: (the table closes — its
     log goes and no row is added; the seq of the step's last snapshot — the rows before it go)."""
-    kinds = [entry["t"] for entry in entries]
-    if "close" in kinds:
+    if any(entry.closes for entry in entries):
         return True, None
-    if "round" in kinds:
-        # A round entry is a snapshot of the whole table: what came before it is not needed.
-        return False, first_seq + len(kinds) - 1 - kinds[::-1].index("round")
-    return False, None
+    snapshots = [offset for offset, entry in enumerate(entries) if entry.compacts]
+    return False, (first_seq + snapshots[-1] if snapshots else None)
 
 
 @dataclass(frozen=True)
 class RowsWrite:
-    """One table's step for :class:`SqliteRows`: its ``entries`` from ``first_seq`` on."""
+    """One table's step for :class:`SqliteRows`: its ``entries`` from ``first_seq`` on (stored as
+    their :func:`~tuolaji.room.entries.entry_to_json`)."""
 
     table_id: str
     first_seq: int
-    entries: Sequence[dict[str, Any]]
+    entries: Sequence[Entry]
 
 
 class SqliteRows:
@@ -70,7 +69,7 @@ class SqliteRows:
                 after += [(_DROP_ALL, (write.table_id,)), (_CLOSE, (write.table_id,))]
                 continue
             rows += [
-                (write.table_id, write.first_seq + offset, json.dumps(entry, ensure_ascii=False))
+                (write.table_id, write.first_seq + offset, json.dumps(entry_to_json(entry), ensure_ascii=False))
                 for offset, entry in enumerate(write.entries)
             ]
             if snapshot is not None:

@@ -23,6 +23,7 @@ from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.sql import Executable
 
+from tuolaji.room.entries import BadEntry, Entry, entry_from_json, entry_to_json
 from tuolaji.store.db import Database
 from tuolaji.store.models import LiveTable, TableLogEntry
 from tuolaji.store.records import HandWrite, Settled, settle_hand, stored_hand
@@ -55,20 +56,33 @@ class LogWrite:
 
     table_id: str
     first_seq: int
-    entries: Sequence[dict[str, Any]]
+    entries: Sequence[Entry]
     fence: int | None = None
     hand: HandWrite | None = None
 
 
 @dataclass(frozen=True)
 class OpenTable:
-    """A table to restore: its options, fencing token and log (from its last snapshot on)."""
+    """A table to restore: its options, fencing token and log (from its last snapshot on) as stored:
+    ``rows`` of (seq, JSON); :attr:`entries` reads them."""
 
     id: str
     options: dict[str, Any]
     fence: int
-    entries: list[dict[str, Any]]
+    rows: tuple[tuple[int, Any], ...]
     next_seq: int
+
+    @property
+    def entries(self) -> list[Entry]:
+        """The log's entries in order; :class:`~tuolaji.room.entries.BadEntry` naming the table and
+        the entry's seq if one cannot be read."""
+        entries: list[Entry] = []
+        for seq, data in self.rows:
+            try:
+                entries.append(entry_from_json(data))
+            except BadEntry as error:
+                raise BadEntry(f"table {self.id}: log entry {seq}: {error}") from None
+        return entries
 
 
 _Pending = tuple[LogWrite, "asyncio.Future[Settled | None]"]
@@ -110,36 +124,36 @@ class TableLog:
         return await future
 
     async def open_tables(self) -> list[OpenTable]:
-        """Every table whose log is open, to restore at startup."""
+        """Every table whose log is open, to restore at startup (two queries, however many tables)."""
         async with self.db.sessions() as session:
-            tables = list((await session.execute(select(LiveTable).where(LiveTable.open))).scalars())
-            entries: dict[str, list[tuple[int, Any]]] = {table.id: [] for table in tables}
-            rows = await session.execute(
-                select(TableLogEntry.table_id, TableLogEntry.seq, TableLogEntry.entry)
-                .join(LiveTable, LiveTable.id == TableLogEntry.table_id)
-                .where(LiveTable.open)
-                .order_by(TableLogEntry.table_id, TableLogEntry.seq)
-            )
-            for table_id, seq, entry in rows:
-                if table_id in entries:  # not a table opened between the two reads
-                    entries[table_id].append((seq, entry))
-            return [_opened(table, entries[table.id]) for table in tables]
+            return await _load_many(session, None)
 
     async def load(self, table_id: str) -> OpenTable | None:
         """One open table's log, or None if it is closed or unknown."""
         async with self.db.sessions() as session:
-            return await _load(session, table_id)
+            opened = await _load_many(session, [table_id])
+        return opened[0] if opened else None
 
     async def take(self, table_id: str) -> OpenTable | None:
         """Raise the table's fencing token by one and load its log after that commit, so no write of
         an older owner can follow; None if the table is closed or unknown."""
+        taken = await self.take_many([table_id])
+        return taken[0] if taken else None
+
+    async def take_many(self, table_ids: Sequence[str]) -> list[OpenTable]:
+        """:meth:`take` for many tables, in three queries however many there are: the open ones among
+        ``table_ids``, taken."""
+        if not table_ids:
+            return []
         async with self.db.writing(), self.db.sessions.begin() as session:
-            done = await session.execute(
-                update(LiveTable).where(LiveTable.id == table_id, LiveTable.open).values(fence=LiveTable.fence + 1)
+            await session.execute(
+                update(LiveTable)
+                .where(LiveTable.id.in_(table_ids), LiveTable.open)
+                .values(fence=LiveTable.fence + 1)
+                .execution_options(synchronize_session=False)
             )
-            if done.rowcount != 1:  # type: ignore[attr-defined]
-                return None
-        return await self.load(table_id)
+        async with self.db.sessions() as session:
+            return await _load_many(session, table_ids)
 
     async def open_ids(self) -> list[str]:
         """The ids of every open table."""
@@ -259,7 +273,7 @@ async def _write_rows(connection: AsyncConnection, writes: list[LogWrite]) -> li
         if result is None
     ]
     rows = [
-        {"table_id": write.table_id, "seq": write.first_seq + offset, "entry": entry}
+        {"table_id": write.table_id, "seq": write.first_seq + offset, "entry": entry_to_json(entry)}
         for write, closed, _ in kept
         if not closed
         for offset, entry in enumerate(write.entries)
@@ -294,19 +308,28 @@ async def _write_batch(session: AsyncSession, writes: list[LogWrite]) -> list[Se
     return results
 
 
-async def _load(session: AsyncSession, table_id: str) -> OpenTable | None:
-    row = await session.get(LiveTable, table_id)
-    if row is None or not row.open:
-        return None
-    rows = await session.execute(
-        select(TableLogEntry.seq, TableLogEntry.entry)
-        .where(TableLogEntry.table_id == table_id)
-        .order_by(TableLogEntry.seq)
+async def _load_many(session: AsyncSession, table_ids: Sequence[str] | None) -> list[OpenTable]:
+    """The open tables among ``table_ids`` (None: every open table) with their logs: one query for
+    the tables and one for all their logs' rows."""
+    tables = select(LiveTable).where(LiveTable.open)
+    rows = (
+        select(TableLogEntry.table_id, TableLogEntry.seq, TableLogEntry.entry)
+        .join(LiveTable, LiveTable.id == TableLogEntry.table_id)
+        .where(LiveTable.open)
+        .order_by(TableLogEntry.table_id, TableLogEntry.seq)
     )
-    return _opened(row, [(seq, entry) for seq, entry in rows])
+    if table_ids is not None:
+        tables = tables.where(LiveTable.id.in_(table_ids))
+        rows = rows.where(TableLogEntry.table_id.in_(table_ids))
+    found = list((await session.execute(tables)).scalars())
+    entries: dict[str, list[tuple[int, Any]]] = {table.id: [] for table in found}
+    for table_id, seq, entry in await session.execute(rows):
+        if table_id in entries:  # not a table opened between the two reads
+            entries[table_id].append((seq, entry))
+    return [_opened(table, entries[table.id]) for table in found]
 
 
 def _opened(row: LiveTable, entries: list[tuple[int, Any]]) -> OpenTable:
     """The open table ``row`` with its log ``entries`` (``(seq, entry)`` in order)."""
     last = entries[-1][0] if entries else 0
-    return OpenTable(row.id, dict(row.options), row.fence, [entry for _, entry in entries], last + 1)
+    return OpenTable(row.id, dict(row.options), row.fence, tuple(entries), last + 1)

@@ -1,0 +1,215 @@
+"""Seating and admission at a table: sitting down, watching, bots, start (R20, R47), leaving (R43),
+freeing seats, the end of a match, closing, and private tables with their invite codes."""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Callable
+
+from tuolaji.game.actions import Escape
+from tuolaji.room.commands import Player
+from tuolaji.room.effects import Closed, Seated
+from tuolaji.room.entries import (
+    BotSat,
+    Freed,
+    MadePrivate,
+    MadePublic,
+    MatchBegun,
+    MatchEnded,
+    MatchResumed,
+    Readied,
+    Sat,
+    TableClosed,
+)
+from tuolaji.room.journal import Journal
+from tuolaji.room.moves import Moves
+from tuolaji.room.outbox import Outbox
+from tuolaji.room.state import Refused, TableData, TableState
+
+_IN_A_MATCH = (TableState.PLAYING, TableState.SETTLING, TableState.BETWEEN)
+
+
+class Seating:
+    """Who sits where and who may come in; ``seeds`` gives the seed of each new match."""
+
+    def __init__(
+        self, data: TableData, outbox: Outbox, journal: Journal, moves: Moves, seeds: Callable[[], int]
+    ) -> None:
+        self._data = data
+        self._outbox = outbox
+        self._journal = journal
+        self._moves = moves
+        self.seeds = seeds
+
+    def join(self, client: str, player: Player, index: int, invite: str | None = None) -> None:
+        """``player`` (connected as ``client``) sits down at the empty seat ``index``."""
+        data = self._data
+        if data.seat_of(player.id) is not None or data.client_seat(client) is not None:
+            raise Refused("already_seated", "leave your current table first", params={"table": data.id})
+        self._admit(client, player.id, invite)
+        self._check_empty(index)
+        data.watchers.discard(client)  # a spectator sits down
+        self._journal.record(Sat(index, player))
+        data.seats[index].client = client
+        self._outbox.add(Seated(player.id, index))
+        self._outbox.changed(skip=client)
+        self._outbox.send_full(client, index)
+
+    def play_now(self, client: str, player: Player, bot: str) -> None:
+        """``player`` sits at seat 0 of this new table, three ``bot``s fill the rest, and the match starts."""
+        self.join(client, player, 0)
+        for index in (1, 2, 3):
+            self.add_bot(index, bot)
+        self.press_start(client)
+
+    def watch(self, client: str, invite: str | None) -> None:
+        """``client`` watches as a spectator."""
+        data = self._data
+        if data.client_seat(client) is not None:
+            raise Refused("already_seated", "leave your current table first", params={"table": data.id})
+        self._admit(client, None, invite)
+        data.watchers.add(client)
+        self._outbox.changed(skip=client)
+        self._outbox.send_full(client, None)
+
+    def add_bot(self, index: int, bot: str) -> None:
+        """The bot ``bot`` takes the empty seat ``index``."""
+        self._check_empty(index)
+        self._journal.record(BotSat(index, bot))
+        self._outbox.changed()
+        self.maybe_start()
+
+    def remove_bot(self, index: int) -> None:
+        """The bot at ``index`` goes; only while the table waits for a match (R47)."""
+        data = self._data
+        if data.seats[index].bot is None:
+            raise Refused("seat_empty", f"seat {index} holds no bot", params={"seat": index, "table": data.id})
+        if data.state in _IN_A_MATCH:
+            raise Refused(
+                "hand_in_progress",
+                "bots can be removed only while the table waits for a match (R47)",
+                "R47",
+                {"table": data.id, "state": data.shown_state(), "rule": "R47"},
+            )
+        self.vacate(index, "removed")
+
+    def press_start(self, client: str) -> None:
+        """``client``'s player presses start (R20, R47); the match starts once all four are ready."""
+        data = self._data
+        index = data.seated(client)
+        if data.state not in (TableState.WAITING, TableState.STOPPED):
+            raise Refused(
+                "not_ready_state",
+                f"the table is {data.shown_state()}; start is pressed before a match (R20)",
+                "R20",
+                {"table": data.id, "state": data.shown_state(), "rule": "R20"},
+            )
+        self._journal.record(Readied(index))
+        self._outbox.changed()
+        self.maybe_start()
+
+    def maybe_start(self) -> None:
+        """Four seats filled and ready: a new match, or (R20) the stopped one goes on."""
+        data = self._data
+        if data.state not in (TableState.WAITING, TableState.STOPPED):
+            return
+        if not all(seat.kind != "empty" and (seat.ready or seat.bot is not None) for seat in data.seats):
+            return
+        if data.state is TableState.STOPPED and data.match is not None:
+            self._journal.record(MatchResumed())
+        else:
+            self._journal.record(MatchBegun(self.seeds()))
+        self._moves.start_round()
+
+    def leave(self, client: str) -> None:
+        """``client`` stops watching, or leaves its seat: during a hand that is an escape (R43)."""
+        data = self._data
+        if client in data.watchers:
+            data.watchers.discard(client)
+            self._outbox.send(client, "left", {"table_id": data.id, "reason": "left"})
+            self._outbox.changed()
+            return
+        index = data.seated(client)
+        if data.hand_running():
+            # R43: leaving during a hand is an escape; the seat is freed once the hand is settled.
+            self._moves.apply(Escape(index))
+            return
+        self.vacate(index, "left")
+
+    def vacate(self, index: int, reason: str) -> None:
+        """A seat is freed outside a hand: the match ends with it (R47)."""
+        self.free_seat(index, reason)
+        self.end_match()
+        self._outbox.changed()
+
+    def free_seat(self, index: int, reason: str) -> None:
+        """Free seat ``index`` (if taken); its person hears ``left`` with ``reason``."""
+        data = self._data
+        seat = data.seats[index]
+        player, client = seat.player, seat.client
+        if seat.kind == "empty":
+            return
+        self._journal.record(Freed(index))
+        if player is not None:
+            self._outbox.add(Seated(player.id, None))
+        if client is not None:
+            self._outbox.send(client, "left", {"table_id": data.id, "reason": reason})
+
+    def end_match(self) -> None:
+        """The match ends (R3, R47): the table waits for four seats and four starts again."""
+        data = self._data
+        if data.match is None and data.state is TableState.WAITING:
+            return
+        self._journal.record(MatchEnded())
+        data.deadline = None
+
+    def close(self, reason: str) -> None:
+        """The table closes: every seat is freed and every spectator told."""
+        data = self._data
+        self._journal.record(TableClosed(reason))
+        data.deadline = None
+        for seat in data.seats:
+            self.free_seat(seat.index, "closed")
+        for client in sorted(data.watchers):
+            self._outbox.send(client, "left", {"table_id": data.id, "reason": "closed"})
+        data.watchers.clear()
+        self._outbox.add(Closed(reason))
+
+    def make_private(self, code: str, creator: int) -> None:
+        """The new table is private, entered with ``code`` (or by ``creator``)."""
+        self._journal.record(MadePrivate(code, creator))
+
+    def make_public(self, client: str) -> None:
+        """``client``'s player, the creator of this private table, lists it in the lobby."""
+        data = self._data
+        index = data.seated(client)
+        player = data.seats[index].player
+        assert player is not None
+        if not data.private:
+            return
+        if player.id != data.creator:
+            text = f"only the creator of table {data.id} can make it public"
+            raise Refused("not_table_creator", text, params={"table": data.id})
+        self._journal.record(MadePublic())
+        self._outbox.changed()
+
+    def _check_empty(self, index: int) -> None:
+        data = self._data
+        if data.seats[index].kind != "empty":
+            raise Refused(
+                "seat_taken", f"seat {index} of table {data.id} is taken", params={"seat": index, "table": data.id}
+            )
+
+    def _admit(self, client: str, account_id: int | None, invite: str | None) -> None:
+        """A private table lets in its creator, its spectators (they came with the code) and whoever
+        brings its invite code; anyone else is refused."""
+        data = self._data
+        if not data.private or client in data.watchers or (account_id is not None and account_id == data.creator):
+            return
+        if invite is not None and data.invite is not None and hmac.compare_digest(invite, data.invite):
+            return
+        raise Refused(
+            "private_table",
+            f"table {data.id} is private: it is joined and watched through its invite link",
+            params={"table": data.id},
+        )
