@@ -15,6 +15,9 @@ Two subcommands, each printing one JSON line with digests, so that two code tree
     every effect (the restore path). ``--db URL`` instead exports the logs of a real database's open
     tables (``live_tables``/``table_log``) to FILE, so the logs a server really stored can be replayed.
 
+``diff OLD NEW``
+    compares two ``--dump`` files of the same run step by step: how many steps differ, by command.
+
 Run it on the commit before a change and on the change, same arguments, and compare the lines::
 
     .venv/bin/python benchmarks/same_logs.py generate --tables 40 --seed 3 --out /tmp/logs.jsonl
@@ -22,6 +25,9 @@ Run it on the commit before a change and on the change, same arguments, and comp
         {python} {here}/benchmarks/same_logs.py generate --tables 40 --seed 3 --out /tmp/ignored.jsonl
     .venv/bin/python benchmarks/against_base.py --base REV --rounds 1 -- \\
         {python} {here}/benchmarks/same_logs.py replay --logs /tmp/logs.jsonl
+
+Where the digests differ, run each tree with ``--dump`` (``PYTHONPATH=OLD_TREE`` for the old one) and
+``diff`` the two files to see which steps changed and how.
 
 The script finds the room's API in either layout (``tuolaji.game.table`` with plain-dict log entries,
 or ``tuolaji.room`` with typed entries and their codec) and fingerprints effects by their fields, so
@@ -31,6 +37,8 @@ renamed modules do not change a digest; a renamed effect class is mapped in :dat
 from __future__ import annotations
 
 import argparse
+import collections
+import contextlib
 import dataclasses
 import enum
 import hashlib
@@ -41,7 +49,7 @@ import random
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 RENAMED: dict[str, str] = {}
 """New effect or value class name → the name the fingerprint uses (the older one)."""
@@ -54,17 +62,17 @@ class Room:
     """The room's API as the tree under test has it."""
 
     def __init__(self) -> None:
-        self.table = _first("tuolaji.room.table", "tuolaji.game.table")
-        self.commands = _first("tuolaji.room.commands", "tuolaji.game.commands")
-        self.effects = _first("tuolaji.room.effects", "tuolaji.game.effects")
+        package = Path(importlib.import_module("tuolaji").__file__ or "").parent
+        # Decided by the files of the tree on the path, not by what imports: an editable install of
+        # another tree can serve modules this tree does not have.
+        home = "room" if (package / "room" / "table.py").exists() else "game"
+        self.table = importlib.import_module(f"tuolaji.{home}.table")
+        self.commands = importlib.import_module(f"tuolaji.{home}.commands")
         self.options = importlib.import_module("tuolaji.game.options")
         self.autoplay = importlib.import_module("tuolaji.server.autoplay")
-        try:
-            self.entries: Any = importlib.import_module("tuolaji.room.entries")
-        except ImportError:
-            self.entries = None
-        config_home = self.table if hasattr(self.table, "TableConfig") else _first("tuolaji.room.config")
-        self.config = config_home.TableConfig(bot_delay_ms=300, next_hand_delay_ms=1500, reconnect_grace_ms=20_000)
+        typed = (package / "room" / "entries.py").exists()
+        self.entries: Any = importlib.import_module("tuolaji.room.entries") if typed else None
+        self.config = self.table.TableConfig(bot_delay_ms=300, next_hand_delay_ms=1500, reconnect_grace_ms=20_000)
 
     def encode_entry(self, entry: Any) -> Any:
         """A log entry as the JSON the store keeps."""
@@ -88,15 +96,6 @@ class Room:
         )
 
 
-def _first(*names: str) -> Any:
-    for name in names:
-        try:
-            return importlib.import_module(name)
-        except ImportError:
-            continue
-    raise SystemExit(f"same_logs: none of {', '.join(names)} can be imported")
-
-
 def plain(value: Any, room: Room) -> Any:
     """``value`` as JSON-ready data that does not depend on class locations (dataclasses by name)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -118,18 +117,24 @@ def plain(value: Any, room: Room) -> Any:
 
 
 class Fingerprint:
-    """A running digest of effects."""
+    """A running digest of effects; with ``dump``, each step's effects also go there as a JSON line
+    (``[label, command, effects]``), so two trees' dumps can be diffed step by step."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Room, dump: TextIO | None = None) -> None:
         self.room = room
         self.digest = hashlib.sha256()
         self.effects = 0
+        self.dump = dump
 
-    def add(self, effects: list[Any]) -> None:
-        for effect in effects:
-            self.digest.update(json.dumps(plain(effect, self.room), sort_keys=True, ensure_ascii=False).encode())
+    def add(self, label: str, command: Any, effects: list[Any]) -> None:
+        shown = [plain(effect, self.room) for effect in effects]
+        for effect in shown:
+            self.digest.update(json.dumps(effect, sort_keys=True, ensure_ascii=False).encode())
             self.digest.update(b"\n")
         self.effects += len(effects)
+        if self.dump is not None:
+            line = [label, plain(command, self.room), shown]
+            self.dump.write(json.dumps(line, sort_keys=True, ensure_ascii=False) + "\n")
 
     def hex(self) -> str:
         return self.digest.hexdigest()
@@ -139,8 +144,10 @@ class Driver:
     """One table with a fake clock: feeds commands, answers what the shell would (stored hands),
     remembers its deadline and its log."""
 
-    def __init__(self, room: Room, table: Any, fingerprint: Fingerprint, now: int) -> None:
+    def __init__(self, room: Room, table: Any, fingerprint: Fingerprint, now: int, label: str) -> None:
         self.room, self.table, self.fingerprint, self.now = room, table, fingerprint, now
+        self.label = label
+        self.steps = 0
         self.deadline: int | None = None
         self.log: list[Any] = []
         self.hands = 0
@@ -151,7 +158,8 @@ class Driver:
 
     def step(self, command: Any) -> list[Any]:
         effects: list[Any] = self.table.handle(command, self.now)
-        self.fingerprint.add(effects)
+        self.steps += 1
+        self.fingerprint.add(f"{self.label}:{self.steps}", command, effects)
         settled = []
         for effect in effects:
             name = type(effect).__name__
@@ -302,14 +310,15 @@ class Scripted:
                 driver.step(commands.Start(self.client(seat), driver.ref()))
 
 
-def generate(room: Room, tables: int, seed: int, steps: int, out: Path) -> dict[str, Any]:
-    fingerprint = Fingerprint(room)
+def generate(room: Room, tables: int, seed: int, steps: int, out: Path, dump: TextIO | None) -> dict[str, Any]:
+    fingerprint = Fingerprint(room, dump)
     lines = []
     for number in range(tables):
         rng = random.Random(seed * 1_000_003 + number)
         table_id = f"g{seed}-{number}"
         options = table_options(room, rng)
-        driver = Driver(room, room.new_table(table_id, options, seed + number), fingerprint, 1_000_000)
+        table = room.new_table(table_id, options, seed + number)
+        driver = Driver(room, table, fingerprint, 1_000_000, table_id)
         invite = f"invite{number}" if rng.random() < 0.3 else None
         if invite is not None:
             driver.step(room.commands.MakePrivate(invite, PEOPLE_BASE))
@@ -343,16 +352,16 @@ def cuts_of(length: int, cuts: int) -> list[int]:
     return sorted({*range(1, length + 1, stride), length})
 
 
-def replay(room: Room, path: Path, cuts: int, steps: int) -> dict[str, Any]:
+def replay(room: Room, path: Path, cuts: int, steps: int, dump: TextIO | None) -> dict[str, Any]:
     fingerprint = Fingerprint(room)
     per_table: dict[str, str] = {}
     restored = 0
     for stored in read_logs(path):
-        one = Fingerprint(room)
+        one = Fingerprint(room, dump)
         options = room.options.TableOptions.from_json(stored["options"])
         for cut in cuts_of(len(stored["log"]), cuts):
             table = room.restore(stored["table"], options, int(stored.get("seed", 1)), stored["log"][:cut])
-            driver = Driver(room, table, one, 5_000_000)
+            driver = Driver(room, table, one, 5_000_000, f"{stored['table']}@{cut}")
             driver.step(room.commands.Resume())
             for seat, person in sorted(table.players().items()):
                 driver.step(room.commands.Attach(f"r{seat}", person.id))
@@ -401,6 +410,29 @@ def export_db(url: str, out: Path) -> dict[str, Any]:
     return {"tables": len(found), "entries": sum(len(item["log"]) for item in found)}
 
 
+def diff_dumps(old: Path, new: Path, shown: int) -> dict[str, Any]:
+    """Where two ``--dump`` files of the same run differ: the steps by command kind, and the first
+    ``shown`` differing steps whole."""
+    kinds: collections.Counter[str] = collections.Counter()
+    steps = 0
+    examples: list[dict[str, Any]] = []
+    with old.open(encoding="utf-8") as before, new.open(encoding="utf-8") as after:
+        for line_old, line_new in itertools.zip_longest(before, after):
+            if line_old is None or line_new is None:
+                raise SystemExit(f"same_logs: {old} and {new} hold different numbers of steps")
+            steps += 1
+            if line_old == line_new:
+                continue
+            label, command, effects_old = json.loads(line_old)
+            label_new, command_new, effects_new = json.loads(line_new)
+            if (label, command) != (label_new, command_new):
+                raise SystemExit(f"same_logs: the runs part at step {steps} ({label} / {label_new})")
+            kinds[command["_"]] += 1
+            if len(examples) < shown:
+                examples.append({"step": label, "command": command, "old": effects_old, "new": effects_new})
+    return {"steps": steps, "differing": sum(kinds.values()), "by_command": dict(kinds), "first": examples}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -414,15 +446,26 @@ def main(argv: list[str] | None = None) -> None:
     rep.add_argument("--cuts", type=int, default=40, help="prefixes per log (default 40)")
     rep.add_argument("--steps", type=int, default=12, help="clock steps after each restore (default 12)")
     rep.add_argument("--db", help="export the open tables' logs of this database URL to --logs first")
+    dif = sub.add_parser("diff", help="compare two --dump files of the same run, step by step")
+    dif.add_argument("old", type=Path)
+    dif.add_argument("new", type=Path)
+    dif.add_argument("--show", type=int, default=1, help="differing steps to print whole (default 1)")
+    for each in (gen, rep):
+        each.add_argument("--dump", type=Path, help="also write every step's command and effects to this file")
     args = parser.parse_args(argv)
+    if args.command == "diff":
+        print(json.dumps(diff_dumps(args.old, args.new, args.show), ensure_ascii=False))
+        return
     room = Room()
     result: dict[str, Any]
-    if args.command == "generate":
-        result = generate(room, args.tables, args.seed, args.steps, args.out)
-    else:
-        if args.db:
-            print(json.dumps({"exported": export_db(args.db, args.logs)}), flush=True)
-        result = replay(room, args.logs, args.cuts, args.steps)
+    with contextlib.ExitStack() as stack:
+        dump = stack.enter_context(args.dump.open("w", encoding="utf-8")) if args.dump else None
+        if args.command == "generate":
+            result = generate(room, args.tables, args.seed, args.steps, args.out, dump)
+        else:
+            if args.db:
+                print(json.dumps({"exported": export_db(args.db, args.logs)}), flush=True)
+            result = replay(room, args.logs, args.cuts, args.steps, dump)
     json.dump(result, sys.stdout, sort_keys=True)
     print()
 
