@@ -92,8 +92,10 @@ async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
       its own, taken before Alembic reads the current revision and released after the migration's
       transaction has committed. If anything fails or the call is cancelled the connection is
       closed instead of going back to the pool, so the server ends the session and the lock with
-      it; a process that dies while migrating releases it the same way.
-    - SQLite: see :func:`_upgrade_sqlite` (the migration is one ``BEGIN IMMEDIATE`` transaction).
+      it; a process that dies while migrating releases it the same way. The connection must be a
+      session of its own (not one shared by a pooler in transaction mode, such as PgBouncer's).
+    - SQLite: the migration is one ``BEGIN IMMEDIATE`` transaction, so the file's own write lock
+      is the lock (why, and how a waiting process waits: :func:`_upgrade_sqlite`).
     - Any other database: one transaction, no lock.
     """
     async with engine.connect() as connection:
