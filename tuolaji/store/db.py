@@ -133,8 +133,9 @@ def _upgrade_sqlite(connection: Connection, revision: str) -> None:
     transaction for DDL by itself, so without this a crash in the middle left half a schema). A
     process that finds the lock taken waits the connection's busy timeout and tries again until
     the holder is done (without a time limit, like PostgreSQL's advisory lock), then finds the
-    schema at ``revision``. Chosen over a lock file: nothing to clean up, and the operating system
-    releases the lock of a process that dies, as it does SQLite's.
+    schema at ``revision``. Chosen over a lock file because it is the lock every writer of the file
+    already respects (a migration also waits for a running server's write, and the reverse), it
+    leaves no file beside the database, and the operating system releases it if its holder dies.
     """
     while True:
         try:
