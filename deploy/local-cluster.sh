@@ -83,6 +83,8 @@ chmod 711 "$work"  # PostgreSQL's user and nginx's workers pass through to their
 mkdir -m 700 "$work/log"
 mkdir "$work/pg"
 [ "$(id -u)" = 0 ] && chown postgres "$work/pg"
+# Each part runs in a session of its own (setsid; pg_ctl does the same), so Ctrl-C reaches this
+# script only and the parts are stopped in turn by cleanup, not all at once by the terminal.
 pids=()   # what this script started, each with its name and log: Redis, the nodes, nginx
 names=()
 logs=()
@@ -147,7 +149,7 @@ if ! run_pg "$pg_bin/pg_ctl" -D "$work/pg" -l "$work/pg/log" -w -t "$timeout" \
 fi
 say "PostgreSQL ready on 127.0.0.1:$pg_port (pid $(head -n 1 "$work/pg/postmaster.pid"))"
 
-"$redis_server" --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --dir "$work" \
+setsid "$redis_server" --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --dir "$work" \
     >"$work/log/redis.log" 2>&1 &
 redis_pid=$!
 pids+=($!)
@@ -158,7 +160,7 @@ say "Redis ready on 127.0.0.1:$redis_port (pid $redis_pid)"
 
 db=postgresql+asyncpg://postgres@127.0.0.1:$pg_port/postgres
 for p in "${node_ports[@]}"; do
-    "$tuolaji" serve --port "$p" --db "$db" --redis "redis://127.0.0.1:$redis_port/0" \
+    setsid "$tuolaji" serve --port "$p" --db "$db" --redis "redis://127.0.0.1:$redis_port/0" \
         --node-name "n$p" --forwarded-allow-ips 127.0.0.1 >"$work/log/n$p.log" 2>&1 &
     pids+=($!)
     names+=("node n$p")
@@ -185,7 +187,8 @@ if [ -n "$nginx" ]; then
         && grep -q "listen 127\.0\.0\.1:$port;" "$work/nginx/nginx.conf" \
         || fail "nginx not configured: docs/nginx.conf no longer has the upstream and listen lines this script rewrites" \
             "$work/nginx/nginx.conf"
-    "$nginx" -e stderr -c "$work/nginx/nginx.conf" -p "$work/nginx" -g "daemon off;" >"$work/log/nginx.log" 2>&1 &
+    setsid "$nginx" -e stderr -c "$work/nginx/nginx.conf" -p "$work/nginx" -g "daemon off;" \
+        >"$work/log/nginx.log" 2>&1 &
     nginx_pid=$!
     pids+=($!)
     names+=(nginx)

@@ -1,8 +1,9 @@
 """``deploy/local-cluster.sh`` (``./run.sh cluster``) end to end, as on a fresh machine: the script
 makes its own PostgreSQL and Redis, starts two nodes at once on the empty database, and nginx in
 front (once with nginx, if installed, and once without); the test talks to it over HTTP, then
-stops it with SIGTERM to the script (the PID the test started) and checks that nothing it started
-is left.
+stops it, once as Ctrl-C in a terminal does (SIGINT to the script's process group, which the test
+made) and once with SIGTERM to the script (the PID the test started), and checks that nothing it
+started is left.
 
 Every port is a free one chosen here (the script's ``TUOLAJI_CLUSTER_*`` variables), so this runs
 beside CI's PostgreSQL and Redis and beside a ``./run.sh cluster`` on its default ports. Needs
@@ -134,7 +135,14 @@ def local_cluster(env: dict[str, str]) -> Iterator[Script]:
     """Run the script; afterwards, whatever the test did, stop it (SIGTERM to the script) and, if it
     did not stop in time, the parts it reported (by their PIDs)."""
     process = subprocess.Popen(
-        [str(SCRIPT)], cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        # SIGINT as in a terminal, even if this test runs where it is ignored (a background job)
+        ["env", "--default-signal=INT", str(SCRIPT)],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
     )
     script = Script(process)
     reader = threading.Thread(target=script.read, daemon=True)
@@ -157,8 +165,10 @@ def local_cluster(env: dict[str, str]) -> Iterator[Script]:
             process.stdout.close()
 
 
-@pytest.mark.parametrize("with_nginx", [True, False], ids=["nginx", "no-nginx"])
-def test_local_cluster_starts_on_a_fresh_machine_serves_and_stops(with_nginx: bool) -> None:
+@pytest.mark.parametrize(
+    ("with_nginx", "ctrl_c"), [(True, True), (False, False)], ids=["nginx-ctrl-c", "no-nginx-sigterm"]
+)
+def test_local_cluster_starts_on_a_fresh_machine_serves_and_stops(with_nginx: bool, ctrl_c: bool) -> None:
     if with_nginx and NGINX is None:
         pytest.skip("nginx is not installed")
     front, pg, redis, *nodes = distinct_free_ports(5)
@@ -203,7 +213,10 @@ def test_local_cluster_starts_on_a_fresh_machine_serves_and_stops(with_nginx: bo
             me = http.get(f"http://127.0.0.1:{port}/api/me", headers=bearer)
             assert (me.status_code, me.json()["account"]["id"]) == (200, account["id"])
 
-        script.process.send_signal(signal.SIGTERM)
+        if ctrl_c:
+            os.killpg(script.process.pid, signal.SIGINT)
+        else:
+            script.process.send_signal(signal.SIGTERM)
         assert script.process.wait(DEADLINE) == 0, script.lines
         script.wait_for("cluster: stopped")
         for name, (_, pid) in parts.items():
