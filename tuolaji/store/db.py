@@ -1,27 +1,36 @@
 """Engine, sessions and migrations.
 
 :class:`Database` wraps an async SQLAlchemy engine and session factory. :func:`open_database`
-creates it from a URL and brings the schema up to date with Alembic (programmatically, no CLI).
-The default is an SQLite file (``sqlite+aiosqlite:///tuolaji.sqlite3``), created on first use;
-PostgreSQL works with ``postgresql+asyncpg://user:password@host/dbname``.
+creates it from a URL and brings the schema up to date with Alembic (programmatically, no CLI),
+under a database lock, so any number of processes may start together on one database (see
+:func:`migrate`). The default is an SQLite file (``sqlite+aiosqlite:///tuolaji.sqlite3``), created
+on first use; PostgreSQL works with ``postgresql+asyncpg://user:password@host/dbname``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 DEFAULT_URL = "sqlite+aiosqlite:///tuolaji.sqlite3"
 _ALEMBIC_INI = Path(__file__).with_name("alembic.ini")
+log = logging.getLogger(__name__)
+
+MIGRATION_LOCK_KEY = 0x74756F6C616A69
+"""The PostgreSQL advisory lock (a ``bigint``: "tuolaji" in ASCII) that :func:`migrate` holds while
+it migrates. Advisory locks are per database, so databases on one server do not wait for each other."""
 
 
 def sqlite_url(path: str | Path) -> str:
@@ -58,7 +67,10 @@ def make_engine(url: str) -> AsyncEngine:
 
 
 def alembic_config(connection: Connection) -> Config:
-    """The Alembic configuration of the shipped migrations, bound to ``connection``."""
+    """The Alembic configuration of the shipped migrations, bound to ``connection``.
+
+    Commands run with it take no lock: a caller that downgrades or upgrades by hand must make sure
+    no other process migrates the same database at the time (:func:`migrate` does)."""
     config = Config(str(_ALEMBIC_INI))
     config.attributes["connection"] = connection
     return config
@@ -69,9 +81,77 @@ def _upgrade(connection: Connection, revision: str) -> None:
 
 
 async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
-    """Run the Alembic migrations up to ``revision`` on ``engine``'s database."""
-    async with engine.begin() as connection:
-        await connection.run_sync(_upgrade, revision)
+    """Run the Alembic migrations up to ``revision`` on ``engine``'s database, under a lock.
+
+    Any number of processes may call this at once on one database, empty or at an old revision:
+    one migrates while the others wait (without a time limit), then each finds the schema at
+    ``revision`` and changes nothing. Without the lock each would read "no version yet" and create
+    the same tables, and all but one failed (a duplicate ``alembic_version`` row or table).
+
+    - PostgreSQL: a session-level advisory lock (:data:`MIGRATION_LOCK_KEY`) on a connection of
+      its own, taken before Alembic reads the current revision and released after the migration's
+      transaction has committed. If anything fails or the call is cancelled the connection is
+      closed instead of going back to the pool, so the server ends the session and the lock with
+      it; a process that dies while migrating releases it the same way. The connection must be a
+      session of its own (not one shared by a pooler in transaction mode, such as PgBouncer's).
+    - SQLite: the migration is one ``BEGIN IMMEDIATE`` transaction, so the file's own write lock
+      is the lock (why, and how a waiting process waits: :func:`_upgrade_sqlite`).
+    - Any other database: one transaction, no lock.
+    """
+    async with engine.connect() as connection:
+        if connection.dialect.name == "postgresql":
+            await _upgrade_postgresql(connection, revision)
+        elif connection.dialect.name == "sqlite":
+            await connection.run_sync(_upgrade_sqlite, revision)
+        else:
+            async with connection.begin():
+                await connection.run_sync(_upgrade, revision)
+
+
+async def _upgrade_postgresql(connection: AsyncConnection, revision: str) -> None:
+    key = {"key": MIGRATION_LOCK_KEY}
+    try:
+        if not (await connection.execute(text("SELECT pg_try_advisory_lock(:key)"), key)).scalar_one():
+            log.info("waiting while another process migrates the database (advisory lock %d)", MIGRATION_LOCK_KEY)
+            await connection.execute(text("SELECT pg_advisory_lock(:key)"), key)
+        await connection.commit()
+        async with connection.begin():
+            await connection.run_sync(_upgrade, revision)
+        await connection.execute(text("SELECT pg_advisory_unlock(:key)"), key)
+        await connection.commit()
+    except BaseException:
+        await connection.invalidate()
+        raise
+
+
+def _upgrade_sqlite(connection: Connection, revision: str) -> None:
+    """The migration as one ``BEGIN IMMEDIATE`` transaction: SQLite's own write lock is the lock.
+
+    ``BEGIN IMMEDIATE`` takes the file's single write lock before Alembic reads the current
+    revision, so no other process can read "no version yet" and migrate at the same time, and
+    the reading, the DDL and the new version stamp commit together (Python's ``sqlite3`` opens no
+    transaction for DDL by itself, so without this a crash in the middle left half a schema). A
+    process that finds the lock taken waits the connection's busy timeout and tries again until
+    the holder is done (without a time limit, like PostgreSQL's advisory lock), then finds the
+    schema at ``revision``. Chosen over a lock file because it is the lock every writer of the file
+    already respects (a migration also waits for a running server's write, and the reverse), it
+    leaves no file beside the database, and the operating system releases it if its holder dies.
+    """
+    while True:
+        try:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            break
+        except OperationalError as error:
+            connection.rollback()
+            if getattr(error.orig, "sqlite_errorcode", None) != sqlite3.SQLITE_BUSY:
+                raise
+            log.info("waiting while another process migrates the database (SQLite write lock)")
+    try:
+        _upgrade(connection, revision)
+    except BaseException:
+        connection.rollback()
+        raise
+    connection.commit()
 
 
 class Database:
