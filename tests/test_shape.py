@@ -84,7 +84,9 @@ def import_graph() -> dict[str, set[str]]:
                     anchor = package.split(".")
                     anchor = anchor[: len(anchor) - node.level + 1]
                     base = ".".join([*anchor, *([base] if base else [])])
-                targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
+                targets = [
+                    f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names
+                ]
             graph[module].update(target for target in targets if target in modules and target != module)
     return graph
 
