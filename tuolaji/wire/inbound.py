@@ -1,4 +1,4 @@
-"""Wire protocol version 2: client message schemas and server message builders (docs/PROTOCOL.md).
+"""What clients may send (docs/PROTOCOL.md §2.2): the schema of every client message type.
 
 :func:`parse_client_message` turns one text frame into a validated :class:`ClientMessage` or raises
 :class:`ProtocolError` with the error code and a message naming the problem.
@@ -15,8 +15,10 @@ from tuolaji.bots import canonical_name
 from tuolaji.room.commands import (
     AddBot,
     Command,
+    Join,
     Leave,
     MakePublic,
+    Player,
     RemoveBot,
     RequestAutoPlay,
     RequestBid,
@@ -26,12 +28,13 @@ from tuolaji.room.commands import (
     Say,
     Start,
     Sync,
+    Watch,
 )
 from tuolaji.room.phrases import PHRASES
 from tuolaji.server.autoplay import DEFAULT_BOT
 from tuolaji.wire.fields import CardFieldError, bool_field, cards_field, int_field, suit_field
+from tuolaji.wire.outbound import PROTOCOL_VERSION
 
-PROTOCOL_VERSION: Final = 2
 MAX_FRAME_BYTES: Final = 16 * 1024
 """Frames above this are refused with ``too_large`` (the connection stays open)."""
 MAX_BOT_NAME: Final = 40
@@ -217,23 +220,13 @@ def parse_client_message(text: str) -> ClientMessage:
     return ClientMessage(kind, fields, ref, text)
 
 
-def message(kind: str, **fields: Any) -> dict[str, Any]:
-    """A server message: ``{"v": 2, "type": kind, ...fields}``."""
-    return {"v": PROTOCOL_VERSION, "type": kind, **fields}
-
-
-def error_message(
-    code: str,
-    text: str,
-    ref: str | int | None = None,
-    rule: str | None = None,
-    params: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The ``error`` message (docs/PROTOCOL.md §2.5): a stable ``code`` with JSON-ready ``params``
-    for the client to word in its reader's language; ``text`` is the English fallback."""
-    body = message("error", code=code, message=text, params=params or {})
-    if ref is not None:
-        body["ref"] = ref
-    if rule is not None:
-        body["rule"] = rule
-    return body
+def table_command(client: str, player: Player | None, msg: ClientMessage) -> Command | None:
+    """The table command a validated client message from ``client`` becomes (None: not a table
+    message); a ``join`` needs the ``player`` who sits down."""
+    kind, fields, ref = msg.type, msg.fields, msg.id
+    if kind == "join":
+        return Join(client, player, fields["seat"], ref, fields.get("invite")) if player is not None else None
+    if kind == "watch":
+        return Watch(client, ref, fields.get("invite"))
+    build = SCHEMAS[kind].table
+    return build(client, fields, ref) if build is not None else None
