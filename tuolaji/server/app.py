@@ -1,11 +1,12 @@
 """The ASGI application: HTTP API, the ``/ws`` WebSocket and the browser client's static files.
 
-``create_app(config)`` opens the database (migrating it), the tables' log, the slow bots' worker pool,
-the bus to the other nodes and the lobby in the lifespan, and restores every open table from its log,
-so the app is ready (and the hands that were being played go on) before uvicorn accepts the first
-request. At exit the tables stop first, then the bus, the log writer, the pool (no worker outlives
-the server) and the database. :meth:`App.prepare_shutdown` is the graceful part of a restart
-(``tuolaji serve`` calls it on SIGTERM).
+``create_app(config)`` opens the node's services in the lifespan (``services.open_services``: the
+database, migrated, the tables' log, the slow bots' worker pool, the accounts, the bus to the other
+nodes), builds the lobby and the HTTP API on them, and restores every open table from its log, so the
+app is ready (and the hands that were being played go on) before uvicorn accepts the first request.
+At exit the tables stop first (all together), then the bus, the log writer, the pool (no worker
+outlives the server) and the database. :meth:`App.prepare_shutdown` is the graceful part of a
+restart (``tuolaji serve`` calls it on SIGTERM).
 """
 
 from __future__ import annotations
@@ -51,11 +52,11 @@ class App:
         """The running node's lobby (None before start-up and after shutdown)."""
         self._handlers: dict[str, Handler] | None = None
         self.proxies = TrustedProxies(parse_networks(config.forwarded_allow_ips))
-        api_routes: list[BaseRoute] = list(routes(lambda: self._handlers))
+        all_routes: list[BaseRoute] = list(routes(lambda: self._handlers))
         if WEB_DIR.is_dir():
-            api_routes.append(Mount("/static", StaticFiles(directory=WEB_DIR), name="static"))
-            api_routes.append(Mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web"))
-        self.http = SecurityHeaders(Starlette(routes=api_routes, lifespan=self._lifespan))
+            all_routes.append(Mount("/static", StaticFiles(directory=WEB_DIR), name="static"))
+            all_routes.append(Mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web"))
+        self.http = SecurityHeaders(Starlette(routes=all_routes, lifespan=self._lifespan))
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
