@@ -11,11 +11,9 @@ from __future__ import annotations
 import math
 import secrets
 import time
-from typing import Any
 
 from tuolaji.game.options import OptionError, TableOptions
 from tuolaji.room.commands import Join, MakePrivate, PlayNow
-from tuolaji.server.autoplay import DEFAULT_BOT
 from tuolaji.server.bus import BusDown
 from tuolaji.server.connection import Connection
 from tuolaji.server.courier import Courier
@@ -24,7 +22,7 @@ from tuolaji.server.hosting import Hosting
 from tuolaji.server.limits import JOIN_BURST, JOINS_PER_MINUTE, KeyedLimiter
 from tuolaji.server.placement import Placement
 from tuolaji.server.tablehost import player_of
-from tuolaji.wire.inbound import ClientMessage
+from tuolaji.wire.inbound import ClientMessage, NewTable, TakeSeat
 
 INVITE_BYTES = 12
 """Random bytes of a private table's invite code (``secrets.token_urlsafe``: 16 characters, 96 bits)."""
@@ -47,15 +45,16 @@ class Admission:
     def _unavailable(self, conn: Connection, msg: ClientMessage, text: str) -> None:
         conn.error("service_unavailable", f"{msg.type}: {text}", msg.id, params={"type": msg.type})
 
-    async def join_or_watch(self, conn: Connection, msg: ClientMessage) -> None:
-        """A ``join`` or ``watch``: checked here, then asked of the table (here or on its node)."""
+    async def join_or_watch(self, conn: Connection, msg: ClientMessage, request: TakeSeat) -> None:
+        """A ``join`` or ``watch`` (``msg``, asking ``request``): checked here, then asked of the table
+        (here or on its node)."""
         assert conn.account is not None
-        kind, ref = msg.type, msg.id
-        table_id = self._table_named(conn, msg)
+        kind, ref, joining = msg.type, msg.id, not request.watching
+        table_id = self._table_named(conn, msg, request)
         if table_id is None:
             return
         place = self.placement.at(conn.id)
-        sitting_down = kind == "join" and place is not None and place.watching and place.table_id == table_id
+        sitting_down = joining and place is not None and place.watching and place.table_id == table_id
         # A table this node has not heard of yet may be brand new on another node: ask its owner.
         known = self.feed.knows(table_id) or table_id in self.hosting.hosts
         if (place is not None and not sitting_down) or self.placement.asked(conn.id) is not None:
@@ -64,12 +63,12 @@ class Admission:
             else:
                 self._already_seated(conn, msg, self.placement.where(conn.id))
             return
-        if kind == "join" and not await self._claim(conn, msg, table_id):
+        if joining and not await self._claim(conn, msg, table_id):
             return
         self.placement.ask(conn.id, table_id)
         if not await self.courier.route(conn, table_id, msg, quiet=not known):
             self.placement.cancel(conn.id)
-            if kind == "join":
+            if joining:
                 self.bus.seat_changed(conn.account.id, table_id, None)
             if not known:
                 conn.error("no_table", f"{kind}: no table {table_id!r}", ref, params={"table": table_id})
@@ -110,9 +109,9 @@ class Admission:
             return False
         return True
 
-    def _table_named(self, conn: Connection, msg: ClientMessage) -> str | None:
+    def _table_named(self, conn: Connection, msg: ClientMessage, request: TakeSeat) -> str | None:
         """The table a ``join`` or ``watch`` names by its id or its invite code (None: refused)."""
-        table_id, invite = msg.fields.get("table"), msg.fields.get("invite")
+        table_id, invite = request.table, request.invite
         if table_id is None and invite is not None:
             table_id = self.feed.invites.table_of(invite)
             if table_id is None:
@@ -123,8 +122,9 @@ class Admission:
             conn.error("bad_message", text, msg.id, params=params)
         return table_id
 
-    async def create(self, conn: Connection, msg: ClientMessage) -> None:
-        """``create_table`` or ``play_now``: a new table here, its creator seated (and three bots)."""
+    async def create(self, conn: Connection, msg: ClientMessage, request: NewTable) -> None:
+        """``create_table`` or ``play_now`` (``msg``, asking ``request``): a new table here, its creator
+        seated (and three bots)."""
         account = conn.account
         assert account is not None
         if self.placement.busy(conn.id):
@@ -132,7 +132,7 @@ class Admission:
             return
         if not await self._may_sit(conn, msg):
             return
-        options = self._options(conn, msg)
+        options = self._options(conn, msg, request)
         if options is None:
             return
         table_id = "t" + secrets.token_hex(5)
@@ -149,18 +149,17 @@ class Admission:
             return
         self.placement.ask(conn.id, host.id)
         player = player_of(account)
-        if msg.fields.get("private", False):
+        if request.private:
             host.post(MakePrivate(secrets.token_urlsafe(INVITE_BYTES), account.id))
-        if msg.type == "play_now":
-            host.post(PlayNow(conn.id, player, msg.fields.get("bot", DEFAULT_BOT), msg.id))
+        if request.bot is not None:
+            host.post(PlayNow(conn.id, player, request.bot, msg.id))
         else:
-            host.post(Join(conn.id, player, msg.fields.get("seat", 0), msg.id))
+            host.post(Join(conn.id, player, request.seat, msg.id))
 
-    def _options(self, conn: Connection, msg: ClientMessage) -> TableOptions | None:
-        """The new table's options (the defaults, overridden by the message's); None: refused."""
-        raw: dict[str, Any] = msg.fields.get("options", {})
+    def _options(self, conn: Connection, msg: ClientMessage, request: NewTable) -> TableOptions | None:
+        """The new table's options (the defaults, overridden by the request's); None: refused."""
         try:
-            return TableOptions.from_json({**TableOptions().to_json(), **raw})
+            return TableOptions.from_json({**TableOptions().to_json(), **request.options})
         except (OptionError, TypeError) as error:
             params = error.params if isinstance(error, OptionError) else {"reason": "bad_value"}
             conn.error("bad_options", f"{msg.type}: {error}", msg.id, params=params)

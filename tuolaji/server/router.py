@@ -17,7 +17,7 @@ from tuolaji.server.feed import LobbyFeed
 from tuolaji.server.hosting import Hosting
 from tuolaji.server.placement import Placement
 from tuolaji.server.tablehost import player_of
-from tuolaji.wire.inbound import ClientMessage
+from tuolaji.wire.inbound import ClientMessage, Hello, NewTable, Ping, Subscribe, TakeSeat
 from tuolaji.wire.nodes import Envelope
 from tuolaji.wire.outbound import message
 
@@ -43,11 +43,11 @@ class Router:
 
     async def dispatch(self, conn: Connection, msg: ClientMessage) -> None:
         """Route one validated client message."""
-        kind, ref = msg.type, msg.id
-        if kind == "hello":
-            await self._hello(conn, msg)
+        kind, ref, request = msg.type, msg.id, msg.request
+        if isinstance(request, Hello):
+            await self._hello(conn, request.token, ref)
             return
-        if kind == "ping":
+        if isinstance(request, Ping):
             conn.send(message("pong", ref=ref) if ref is not None else message("pong"))
             return
         if conn.account is None:
@@ -57,26 +57,31 @@ class Router:
             text = f"{kind}: the server is restarting; try again in a moment"
             conn.error("server_restarting", text, ref, params={"type": kind})
             return
-        if kind == "lobby":
-            self.feed.subscribe(conn, msg.fields["on"])
-            if ref is not None:
-                conn.send(message("ack", ref=ref))
-        elif kind in ("create_table", "play_now"):
-            await self.admission.create(conn, msg)
-        elif kind in ("join", "watch"):
-            await self.admission.join_or_watch(conn, msg)
-        else:
-            place = self.placement.at(conn.id)
-            if place is None:
-                conn.error("not_seated", f"{kind}: you are not at a table", ref, params={"table": None})
-                return
-            if kind == "leave":
-                self.placement.stop_watching(conn.id)
-            await self.courier.route(conn, place.table_id, msg)
+        match request:
+            case Subscribe(on):
+                self.feed.subscribe(conn, on)
+                if ref is not None:
+                    conn.send(message("ack", ref=ref))
+            case NewTable():
+                await self.admission.create(conn, msg, request)
+            case TakeSeat():
+                await self.admission.join_or_watch(conn, msg, request)
+            case None:
+                await self._at_table(conn, msg)
 
-    async def _hello(self, conn: Connection, msg: ClientMessage) -> None:
+    async def _at_table(self, conn: Connection, msg: ClientMessage) -> None:
+        """A message for the table the client is at."""
+        place = self.placement.at(conn.id)
+        if place is None:
+            conn.error("not_seated", f"{msg.type}: you are not at a table", msg.id, params={"table": None})
+            return
+        if msg.type == "leave":
+            self.placement.stop_watching(conn.id)
+        await self.courier.route(conn, place.table_id, msg)
+
+    async def _hello(self, conn: Connection, token: str, ref: str | int | None) -> None:
         """Authenticate; a seated account's connection attaches to its table."""
-        place = await self.clients.hello(conn, msg.fields["token"], msg.id)
+        place = await self.clients.hello(conn, token, ref)
         if place is not None and conn.account is not None:
             self.placement.seated(conn.id, place.table_id)
             await self.courier.send(place.table_id, Envelope("attach", conn.id, player_of(conn.account)))

@@ -99,28 +99,93 @@ _TABLE_ID = _string(40)
 _INVITE = _string(64)
 _SEAT = _integer(0, 3)
 
+
+@dataclass(frozen=True)
+class Hello:
+    """``hello``: authenticate with ``token``."""
+
+    token: str
+
+
+@dataclass(frozen=True)
+class Ping:
+    """``ping``: answered with ``pong``."""
+
+
+@dataclass(frozen=True)
+class Subscribe:
+    """``lobby``: send me the lobby list and its changes (``on``), or stop."""
+
+    on: bool
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """``create_table`` (``bot`` None: the creator sits at ``seat``) or ``play_now`` (the creator sits
+    at seat 0, three ``bot`` seats, and the match starts). ``options`` override the defaults and are
+    checked by ``TableOptions``."""
+
+    options: dict[str, Any]
+    private: bool
+    seat: int
+    bot: str | None
+
+
+@dataclass(frozen=True)
+class TakeSeat:
+    """``join`` (at ``seat``) or ``watch`` (``seat`` None) a table named by its id (``table``), its
+    invite code (``invite``), or both."""
+
+    table: str | None
+    invite: str | None
+    seat: int | None
+
+    @property
+    def watching(self) -> bool:
+        """Whether it is a ``watch``."""
+        return self.seat is None
+
+
+LobbyRequest = Hello | Ping | Subscribe | NewTable | TakeSeat
+"""What a client asks of the lobby itself (every other message goes to its table)."""
+
 Fields = dict[str, tuple[Validator, bool]]
 TableCommand = Callable[[str, dict[str, Any], "str | int | None"], Command]
 """Builds the table command of a message from the sender's client id, its fields and its ``id``."""
+LobbyBuilder = Callable[[dict[str, Any]], LobbyRequest]
+"""Builds the lobby request of a message from its fields."""
 
 
 @dataclass(frozen=True)
 class MessageType:
-    """A client message type: its ``fields`` (validator, required) and, for the requests a seat or a
-    spectator makes at its table, the ``table`` command it becomes."""
+    """A client message type: its ``fields`` (validator, required) and either the ``lobby`` request it
+    is or, for the requests a seat or a spectator makes at its table, the ``table`` command it becomes."""
 
     fields: Fields
     table: TableCommand | None = None
+    lobby: LobbyBuilder | None = None
 
 
 SCHEMAS: Final[dict[str, MessageType]] = {
-    "hello": MessageType({"token": (_string(200, 0), True)}),
-    "ping": MessageType({}),
-    "lobby": MessageType({"on": (bool_field, True)}),
-    "create_table": MessageType({"options": (_object, False), "seat": (_SEAT, False), "private": (bool_field, False)}),
-    "play_now": MessageType({"options": (_object, False), "bot": (_bot, False), "private": (bool_field, False)}),
-    "join": MessageType({"table": (_TABLE_ID, False), "seat": (_SEAT, True), "invite": (_INVITE, False)}),
-    "watch": MessageType({"table": (_TABLE_ID, False), "invite": (_INVITE, False)}),
+    "hello": MessageType({"token": (_string(200, 0), True)}, lobby=lambda f: Hello(f["token"])),
+    "ping": MessageType({}, lobby=lambda f: Ping()),
+    "lobby": MessageType({"on": (bool_field, True)}, lobby=lambda f: Subscribe(f["on"])),
+    "create_table": MessageType(
+        {"options": (_object, False), "seat": (_SEAT, False), "private": (bool_field, False)},
+        lobby=lambda f: NewTable(f.get("options", {}), f.get("private", False), f.get("seat", 0), None),
+    ),
+    "play_now": MessageType(
+        {"options": (_object, False), "bot": (_bot, False), "private": (bool_field, False)},
+        lobby=lambda f: NewTable(f.get("options", {}), f.get("private", False), 0, f.get("bot", DEFAULT_BOT)),
+    ),
+    "join": MessageType(
+        {"table": (_TABLE_ID, False), "seat": (_SEAT, True), "invite": (_INVITE, False)},
+        lobby=lambda f: TakeSeat(f.get("table"), f.get("invite"), f["seat"]),
+    ),
+    "watch": MessageType(
+        {"table": (_TABLE_ID, False), "invite": (_INVITE, False)},
+        lobby=lambda f: TakeSeat(f.get("table"), f.get("invite"), None),
+    ),
     "leave": MessageType({}, lambda client, f, ref: Leave(client, ref)),
     "add_bot": MessageType(
         {"seat": (_SEAT, True), "bot": (_bot, False)},
@@ -150,13 +215,15 @@ bot's canonical name (``hard`` becomes ``search``). ``join`` and ``watch`` name 
 
 @dataclass(frozen=True)
 class ClientMessage:
-    """A validated client message: ``fields`` hold converted values (suits as ints, cards as kinds)."""
+    """A validated client message: ``fields`` hold converted values (suits as ints, cards as kinds);
+    ``request`` is what it asks of the lobby (None: a message for the client's table)."""
 
     type: str
     fields: dict[str, Any]
     id: str | int | None = None
     text: str = ""
     """The frame it came from (forwarded as is to a table on another node)."""
+    request: LobbyRequest | None = None
 
 
 def _message_id(data: dict[str, Any]) -> str | int | None:
@@ -217,7 +284,8 @@ def parse_client_message(text: str) -> ClientMessage:
             raise ProtocolError(
                 "bad_message", f"{kind}: {error}", ref, params={"reason": "bad_field", **where}
             ) from None
-    return ClientMessage(kind, fields, ref, text)
+    build = SCHEMAS[kind].lobby
+    return ClientMessage(kind, fields, ref, text, build(fields) if build is not None else None)
 
 
 def table_command(client: str, player: Player | None, msg: ClientMessage) -> Command | None:
