@@ -28,9 +28,9 @@ class Clients:
     def __init__(self, services: Services, placement: Placement) -> None:
         self.services = services
         self.placement = placement
-        self.clients: dict[str, Connection] = {}
+        self.by_id: dict[str, Connection] = {}
         """client id → connection."""
-        self.connections: dict[int, Connection] = {}
+        self.by_account: dict[int, Connection] = {}
         """account id → its live connection on this node."""
         self.addresses: collections.Counter[str] = collections.Counter()
         """client address → its open connections here."""
@@ -47,18 +47,18 @@ class Clients:
             return False
         self.addresses[address] += 1
         conn.address = address
-        self.clients[conn.id] = conn
+        self.by_id[conn.id] = conn
         return True
 
     def disconnected(self, conn: Connection) -> None:
         """``conn`` closed: forget it (its place is the router's to end)."""
-        if self.clients.pop(conn.id, None) is not None:
+        if self.by_id.pop(conn.id, None) is not None:
             self.addresses[conn.address] -= 1
             if self.addresses[conn.address] <= 0:
                 del self.addresses[conn.address]
         if conn.account is not None:
-            if self.connections.get(conn.account.id) is conn:
-                del self.connections[conn.account.id]
+            if self.by_account.get(conn.account.id) is conn:
+                del self.by_account[conn.account.id]
             self.services.bus.connection_closed(conn.account.id, conn.id)
 
     async def hello(self, conn: Connection, token: str, ref: str | int | None) -> SeatRef | None:
@@ -92,8 +92,8 @@ class Clients:
         """``conn`` is the account's connection now: close the one it replaces (here or on another
         node); where the account sits, if the bus knows."""
         replaced = dumps(error_message("session_replaced", "another connection of your account took over"))
-        old = self.connections.get(account_id)
-        self.connections[account_id] = conn
+        old = self.by_account.get(account_id)
+        self.by_account[account_id] = conn
         if old is not None and old is not conn:
             old.send_text(replaced)
             old.close(CLOSE_REPLACED)
@@ -110,7 +110,7 @@ class Clients:
 
     def on_deliver(self, delivery: Delivery) -> None:
         """A table's message for one of these clients: it moves the client, then joins its outbox."""
-        conn = self.clients.get(delivery.client)
+        conn = self.by_id.get(delivery.client)
         if conn is None:
             return
         self.placement.apply(delivery.client, delivery.change)
@@ -118,14 +118,14 @@ class Clients:
 
     def on_close_client(self, client: str, code: int, text: str) -> None:
         """Send ``text`` to ``client``, then close it with ``code``."""
-        conn = self.clients.get(client)
+        conn = self.by_id.get(client)
         if conn is not None:
             conn.send_text(text)
             conn.close(code)
 
     def on_logout(self, account_id: int, session: str) -> None:
         """Close the account's connection here if it used the logged-out ``session``."""
-        conn = self.connections.get(account_id)
+        conn = self.by_account.get(account_id)
         if conn is not None and conn.token is not None and session_id(conn.token) == session:
             conn.error("bad_token", "you logged out; this connection is closed", params={"reason": "logged_out"})
             conn.close(CLOSE_LOGGED_OUT, "logged out")

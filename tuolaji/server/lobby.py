@@ -63,7 +63,7 @@ class Lobby:
         complete), tell every client ``server_restarting`` and close its socket (1012)."""
         await self.hosting.stop_all()
         text = dumps(message("server_restarting"))
-        connections = list(self.clients.clients.values())
+        connections = list(self.clients.by_id.values())
         for conn in connections:
             conn.send_text(text)
             conn.close(CLOSE_RESTART)

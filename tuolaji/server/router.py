@@ -99,7 +99,7 @@ class Router:
     def on_moved(self, table_id: str) -> None:
         """Another node now runs ``table_id``: this node's clients at it attach (or watch) there again."""
         for client, place in self.placement.at_table(table_id):
-            conn = self.clients.clients.get(client)
+            conn = self.clients.by_id.get(client)
             if conn is None or conn.account is None:
                 continue
             player = player_of(conn.account)
