@@ -199,6 +199,7 @@ class LocalBus(Bus):
 
     @property
     def node(self) -> Node:
+        """The parts of this node the bus calls back (once started)."""
         assert self._node is not None, "the bus is not started"
         return self._node
 

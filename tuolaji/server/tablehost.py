@@ -110,6 +110,7 @@ class TableHost:
 
     @property
     def id(self) -> str:
+        """The table's id."""
         return self.table.id
 
     def post(self, command: Command) -> None:
