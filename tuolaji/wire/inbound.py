@@ -31,13 +31,14 @@ from tuolaji.room.commands import (
     Watch,
 )
 from tuolaji.room.phrases import PHRASES
-from tuolaji.server.autoplay import DEFAULT_BOT
 from tuolaji.wire.fields import CardFieldError, bool_field, cards_field, int_field, suit_field
 from tuolaji.wire.outbound import PROTOCOL_VERSION
 
 MAX_FRAME_BYTES: Final = 16 * 1024
 """Frames above this are refused with ``too_large`` (the connection stays open)."""
 MAX_BOT_NAME: Final = 40
+DEFAULT_BOT: Final = "heuristic"
+"""The bot of ``add_bot`` and ``play_now`` without a name (docs/PROTOCOL.md §2.2)."""
 
 
 class ProtocolError(ValueError):
