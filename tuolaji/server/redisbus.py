@@ -48,6 +48,7 @@ from tuolaji.wire.nodes import (
     ForTable,
     Logout,
     SeatRef,
+    Summary,
     SummaryChange,
     encode_node_message,
     encode_summary,
@@ -151,7 +152,7 @@ class RedisBus(Bus):
         else:
             self.link.later(lambda: self.link.unseat(keys=[key("seated")], args=[account, table_id]))
 
-    def publish_summary(self, table_id: str, summary: dict[str, Any] | None) -> None:
+    def publish_summary(self, table_id: str, summary: Summary | None) -> None:
         change = SummaryChange(table_id, summary)
 
         async def write() -> None:
