@@ -15,7 +15,7 @@ from collections.abc import Sequence
 COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("tuolaji.game.simulate", "play whole hands with random-legal players and summarise them"),
     "serve": ("tuolaji.server.serve", "run the game server (HTTP + WebSocket, SQLite by default)"),
-    "replay": ("tuolaji.server.replay", "print a stored hand trick by trick"),
+    "replay": ("tuolaji.server.hand_history", "print a stored hand trick by trick"),
     "arena": ("tuolaji.bots.arena", "duplicate matches between two bots"),
 }
 

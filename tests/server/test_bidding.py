@@ -12,7 +12,7 @@ from tuolaji.game.actions import DealCards
 from tuolaji.game.match import Match
 from tuolaji.game.options import TableOptions
 from tuolaji.game.round import Round
-from tuolaji.server.lobby import match_seeds
+from tuolaji.server.hosting import match_seeds
 
 OPTIONS = {"deal_interval_ms": 0, "bid_window_seconds": 2.5, "review_seconds": 0, "turn_seconds": 60}
 

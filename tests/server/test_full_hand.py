@@ -16,7 +16,7 @@ from tuolaji.cards import parse_rank
 from tuolaji.game.actions import action_from_json
 from tuolaji.game.options import TableOptions
 from tuolaji.game.round import Round, RoundSetup
-from tuolaji.server import replay
+from tuolaji.server import hand_history
 
 
 async def test_full_hand_from_deal_to_settlement(live_server: LiveServer) -> None:
@@ -86,11 +86,11 @@ async def test_full_hand_from_deal_to_settlement(live_server: LiveServer) -> Non
         assert replayed.result is not None and replayed.result.to_json() == end["result"]
 
         out = io.StringIO()
-        replay.print_hand(record, out)
+        hand_history.print_hand(record, out)
         text = out.getvalue()
         assert "trick  1:" in text and "result:" in text
         args = argparse.Namespace(id=end["hand_id"], db=live_server.db_url)
-        assert await asyncio.to_thread(replay.run, args) == 0
+        assert await asyncio.to_thread(hand_history.run, args) == 0
     finally:
         await close_all([*clients, spectator])
     assert live_server.errors() == []

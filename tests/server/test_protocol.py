@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tuolaji.wire.inbound import MAX_FRAME_BYTES, SCHEMAS, ProtocolError, error_message, parse_client_message
+from tuolaji.wire.inbound import MAX_FRAME_BYTES, SCHEMAS, ProtocolError, parse_client_message
+from tuolaji.wire.outbound import error_message
 
 
 def parse(**data: object) -> object:

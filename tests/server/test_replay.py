@@ -8,7 +8,7 @@ from tuolaji.cards import SUITS, make_card
 from tuolaji.game.actions import Bid, CloseBidding, DealCards, action_to_json
 from tuolaji.game.options import TableOptions
 from tuolaji.game.round import Round, RoundSetup
-from tuolaji.server.replay import record_details
+from tuolaji.server.hand_history import record_details
 
 
 def stored(round_: Round) -> dict[str, Any]:

@@ -21,7 +21,8 @@ from tuolaji.cards import parse_cards
 from tuolaji.game import Bid, GameError, Play, Remind, Retract, TableOptions
 from tuolaji.game.options import OptionError
 from tuolaji.rules import Trump, follow_refusal, lead_refusal
-from tuolaji.wire.inbound import ProtocolError, error_message, parse_client_message
+from tuolaji.wire.inbound import ProtocolError, parse_client_message
+from tuolaji.wire.outbound import error_message
 
 pytestmark = pytest.mark.browser
 

@@ -1,36 +1,17 @@
 """What leaves the game: events, per-seat views and round results.
 
-Cards are ints inside Python; ``to_json()`` renders them as strings in RULES.md notation. A
-:class:`SeatView` holds the cards of its own seat only (``seat`` None is a spectator: no cards).
+Cards are ints inside Python; ``to_json()`` renders them as strings in RULES.md notation (the
+codec is ``tuolaji.wire.values``). A :class:`SeatView` holds the cards of its own seat only (``seat``
+None is a spectator: no cards).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
-from tuolaji.cards import SUITS, Card, format_card
-
-CARD_FIELDS = frozenset({"cards", "hand", "hint", "point_cards", "lead"})
-
-
-def _jsonable(name: str, value: Any) -> Any:
-    if name in CARD_FIELDS and isinstance(value, tuple | list):
-        return [format_card(card) for card in value]
-    if name in ("suit", "trump_suit") and isinstance(value, int):
-        return SUITS[value]
-    if isinstance(value, dict):
-        return {key: _jsonable(key, item) for key, item in value.items()}
-    if hasattr(value, "to_json"):
-        return value.to_json()
-    if isinstance(value, tuple | list):
-        return [_jsonable(name, item) for item in value]
-    return value
-
-
-def to_jsonable(obj: Any) -> dict[str, Any]:
-    """A dataclass as a JSON-ready dict: card fields as strings, suits as letters."""
-    return {f.name: _jsonable(f.name, getattr(obj, f.name)) for f in fields(obj)}
+from tuolaji.cards import Card
+from tuolaji.wire.values import event_fields, to_jsonable
 
 
 @dataclass(frozen=True)
@@ -42,7 +23,8 @@ class Event:
     to: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, **{key: _jsonable(key, value) for key, value in self.data.items()}}
+        """The event's JSON object (its wire form, ``tuolaji.wire.values``)."""
+        return event_fields(self.type, self.data)
 
 
 @dataclass(frozen=True)

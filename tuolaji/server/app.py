@@ -1,11 +1,12 @@
 """The ASGI application: HTTP API, the ``/ws`` WebSocket and the browser client's static files.
 
-``create_app(config)`` opens the database (migrating it), the tables' log, the slow bots' worker pool,
-the bus to the other nodes and the lobby in the lifespan, and restores every open table from its log,
-so the app is ready (and the hands that were being played go on) before uvicorn accepts the first
-request. At exit the tables stop first, then the bus, the log writer, the pool (no worker outlives
-the server) and the database. :meth:`App.prepare_shutdown` is the graceful part of a restart
-(``tuolaji serve`` calls it on SIGTERM).
+``create_app(config)`` opens the node's services in the lifespan (``services.open_services``: the
+database, migrated, the tables' log, the slow bots' worker pool, the accounts, the bus to the other
+nodes), builds the lobby and the HTTP API on them, and restores every open table from its log, so the
+app is ready (and the hands that were being played go on) before uvicorn accepts the first request.
+At exit the tables stop first (all together), then the bus, the log writer, the pool (no worker
+outlives the server) and the database. :meth:`App.prepare_shutdown` is the graceful part of a
+restart (``tuolaji serve`` calls it on SIGTERM).
 """
 
 from __future__ import annotations
@@ -20,16 +21,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from tuolaji.server.api import Api
-from tuolaji.server.bus import Bus, LocalBus
+from tuolaji.server.api import Api, routes
 from tuolaji.server.config import ServerConfig
 from tuolaji.server.http_guard import SecurityHeaders, TrustedProxies, parse_networks
+from tuolaji.server.http_io import Handler
 from tuolaji.server.lobby import Lobby
-from tuolaji.server.redisbus import RedisBus
-from tuolaji.server.thinking import ThinkingPool
+from tuolaji.server.services import open_services
 from tuolaji.server.ws import serve_socket
-from tuolaji.store.db import open_database
-from tuolaji.store.tablelog import TableLog
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 """The browser client (static ES modules), served at ``/`` and ``/static/``."""
@@ -50,46 +48,34 @@ class App:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.api = Api(config)
+        self.lobby: Lobby | None = None
+        """The running node's lobby (None before start-up and after shutdown)."""
+        self._handlers: dict[str, Handler] | None = None
         self.proxies = TrustedProxies(parse_networks(config.forwarded_allow_ips))
-        routes: list[BaseRoute] = list(self.api.routes())
+        all_routes: list[BaseRoute] = list(routes(lambda: self._handlers))
         if WEB_DIR.is_dir():
-            routes.append(Mount("/static", StaticFiles(directory=WEB_DIR), name="static"))
-            routes.append(Mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web"))
-        self.http = SecurityHeaders(Starlette(routes=routes, lifespan=self._lifespan))
+            all_routes.append(Mount("/static", StaticFiles(directory=WEB_DIR), name="static"))
+            all_routes.append(Mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web"))
+        self.http = SecurityHeaders(Starlette(routes=all_routes, lifespan=self._lifespan))
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
-        config = self.config
-        db = await open_database(config.db_url)
-        table_log = TableLog(db)
-        thinking = ThinkingPool(config.bot_workers, config.search_budget_ms)
-        bus: Bus
-        if config.redis_url is not None:
-            bus = RedisBus(config.redis_url, config.node_id, round(config.lease_seconds * 1000))
-        else:
-            bus = LocalBus(config.node_id)
-        lobby = Lobby(db, config, thinking, table_log, bus)
-        try:
-            await lobby.accounts.purge_sessions()
-            await bus.start(lobby)
-            await lobby.restore()
-            self.api.lobby = lobby
-            self.api.on_logout = bus.logout
-            yield
-        finally:
-            self.api.lobby = None
-            await lobby.close()
-            await bus.close()
-            await table_log.close()
-            await thinking.close()
-            lobby.accounts.close()
-            await db.close()
+        async with open_services(self.config) as services:
+            lobby = Lobby(services)
+            try:
+                await services.accounts.purge_sessions()
+                await lobby.start()
+                self.lobby, self._handlers = lobby, Api(services, lobby.feed).handlers()
+                yield
+            finally:
+                self.lobby, self._handlers = None, None
+                await lobby.close()
+                await services.bus.close()
 
     async def prepare_shutdown(self) -> None:
         """Before the server closes its sockets: let the tables finish their steps and tell every client
         ``server_restarting`` (the tables' logs hold everything; a restart resumes them)."""
-        lobby = self.api.lobby
+        lobby = self.lobby
         if lobby is not None:
             await lobby.prepare_shutdown()
 
@@ -99,7 +85,7 @@ class App:
             await self.http(scope, receive, send)
             return
         websocket = WebSocket(scope, receive, send)
-        lobby = self.api.lobby
+        lobby = self.lobby
         if scope["path"] != "/ws" or lobby is None or lobby.stopping:
             await websocket.close(1013 if scope["path"] == "/ws" else 1008)
             return

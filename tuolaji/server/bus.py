@@ -3,88 +3,33 @@ messages to clients, and which node owns which table.
 
 A :class:`Bus` is that link. :class:`LocalBus` is the single-process one (``tuolaji serve`` without
 ``--redis``): everything stays in memory and every table is owned here. ``tuolaji.server.redisbus``
-has the one for many nodes on one Redis. The lobby (:class:`Node`) talks only to its bus, so it
-runs the same way on one node or many.
+has the one for many nodes on one Redis. The lobby's parts talk only to the bus, and the bus calls
+them back (:class:`Node`), so a node runs the same way alone or among many. What travels between
+nodes is typed in ``tuolaji.wire.nodes``.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from tuolaji.server.limits import EscapeCooldown
+from tuolaji.wire.nodes import Delivery, Envelope, SeatRef, Summary
 
 
-@dataclass(frozen=True)
-class Envelope:
-    """A command on its way to a table's owner: ``kind`` is ``message`` (a client's table message,
-    its JSON ``text``), ``attach`` (the client's account sits there and connected), ``watch`` or
-    ``detach`` (the client's connection closed). ``account`` is the sender's ``Player`` JSON (for
-    ``attach`` and a ``join`` message: the table needs it to seat the account);
-    ``invite`` the code a ``watch`` of a private table comes back with (its spectator followed it)."""
-
-    kind: str
-    client: str
-    account: dict[str, Any] | None = None
-    text: str | None = None
-    invite: str | None = None
-
-    def to_json(self) -> str:
-        data = {"kind": self.kind, "client": self.client, "account": self.account, "text": self.text}
-        if self.invite is not None:
-            data["invite"] = self.invite
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Envelope:
-        data = json.loads(text)
-        invite = data.get("invite")
-        return cls(
-            str(data["kind"]),
-            str(data["client"]),
-            data.get("account"),
-            data.get("text"),
-            invite if isinstance(invite, str) else None,
-        )
-
-
-@dataclass(frozen=True)
-class SeatRef:
-    """Where an account sits: a table and (once the table confirmed it) the seat."""
-
-    table_id: str
-    seat: int | None
-
-
-class Node(Protocol):
-    """What a bus calls back: the lobby of this node."""
+class HostedTables(Protocol):
+    """What a bus asks of the tables this node runs (the lobby's hosting part)."""
 
     def on_command(self, table_id: str, envelope: Envelope) -> bool:
-        """A command for ``table_id``; False if this node does not own that table."""
-
-    def on_deliver(self, client: str, text: str) -> None:
-        """A message for one of this node's clients."""
-
-    def on_close_client(self, client: str, code: int, text: str) -> None:
-        """Send ``text`` to one of this node's clients, then close its socket with ``code``."""
-
-    def on_summary(self, table_id: str, summary: dict[str, Any] | None) -> None:
-        """A table's lobby entry changed (None: it closed)."""
-
-    def on_lobby_reset(self, summaries: dict[str, dict[str, Any]]) -> None:
-        """The whole lobby list, after the bus (re)connected."""
-
-    def on_moved(self, table_id: str) -> None:
-        """Another node now runs ``table_id``: this node's clients at it attach there again."""
+        """A command for ``table_id``; False if this node does not run that table."""
 
     async def adopt(self, table_id: str) -> bool:
         """Take over ``table_id`` (its lease is ours now) from its log; False if it is closed."""
 
-    def owned(self) -> dict[str, tuple[dict[str, Any], dict[int, int]]]:
-        """The tables run here: id → (summary, account id → seat)."""
+    def owned(self) -> dict[str, OwnedTable]:
+        """The tables run here."""
 
     async def open_table_ids(self) -> list[str]:
         """Every open table in the database."""
@@ -98,11 +43,56 @@ class Node(Protocol):
     def nodes_gone(self, nodes: set[str]) -> None:
         """Those nodes died: their clients at the tables run here are disconnected (R46)."""
 
-    def on_bus_restored(self) -> None:
-        """The bus is back after being down: messages may have been lost on the way."""
+
+class LocalClients(Protocol):
+    """What a bus tells this node's clients (the lobby's connected clients)."""
+
+    def on_deliver(self, delivery: Delivery) -> None:
+        """A message for one of this node's clients (with where it puts the client)."""
+
+    def on_close_client(self, client: str, code: int, text: str) -> None:
+        """Send ``text`` to one of this node's clients, then close its socket with ``code``."""
 
     def on_logout(self, account_id: int, session: str) -> None:
         """``account_id`` logged out of ``session``: close this node's connections of that session."""
+
+
+class TableMoves(Protocol):
+    """What a bus tells the part that takes this node's clients to their tables (the lobby's router)."""
+
+    def on_moved(self, table_id: str) -> None:
+        """Another node now runs ``table_id``: this node's clients at it attach there again."""
+
+    def on_bus_restored(self) -> None:
+        """The bus is back after being down: messages may have been lost on the way."""
+
+
+class LobbyList(Protocol):
+    """What a bus tells the lobby list (the lobby's feed)."""
+
+    def on_summary(self, table_id: str, summary: Summary | None) -> None:
+        """A table's lobby entry changed (None: it closed)."""
+
+    def on_lobby_reset(self, summaries: dict[str, Summary]) -> None:
+        """The whole lobby list, after the bus (re)connected."""
+
+
+@dataclass(frozen=True)
+class OwnedTable:
+    """A table run here, as the bus re-asserts it: its lobby ``summary`` and ``seats`` (account id → seat)."""
+
+    summary: Summary
+    seats: dict[int, int]
+
+
+@dataclass(frozen=True)
+class Node:
+    """The parts of this node a bus calls back."""
+
+    tables: HostedTables
+    clients: LocalClients
+    feed: LobbyList
+    moves: TableMoves
 
 
 class BusDown(Exception):
@@ -142,7 +132,7 @@ class Bus(ABC):
         """The owner's word: ``account_id`` sits at ``seat`` of ``table_id``, or (None) no longer."""
 
     @abstractmethod
-    def publish_summary(self, table_id: str, summary: dict[str, Any] | None) -> None:
+    def publish_summary(self, table_id: str, summary: Summary | None) -> None:
         """The owner's word: the table's lobby entry (None: it closed)."""
 
     @abstractmethod
@@ -151,8 +141,8 @@ class Bus(ABC):
         it now. Raises :class:`BusDown`."""
 
     @abstractmethod
-    def deliver(self, client: str, text: str) -> None:
-        """A message for the client ``client``, here or on its node (dropped if that cannot be done now)."""
+    def deliver(self, delivery: Delivery) -> None:
+        """A message for a client, here or on its node (dropped if that cannot be done now)."""
 
     @abstractmethod
     def close_client(self, client: str, code: int, text: str) -> None:
@@ -209,6 +199,7 @@ class LocalBus(Bus):
 
     @property
     def node(self) -> Node:
+        """The parts of this node the bus calls back (once started)."""
         assert self._node is not None, "the bus is not started"
         return self._node
 
@@ -237,17 +228,17 @@ class LocalBus(Bus):
         elif (current := self._seats.get(account_id)) is not None and current.table_id == table_id:
             del self._seats[account_id]
 
-    def publish_summary(self, table_id: str, summary: dict[str, Any] | None) -> None:
-        self.node.on_summary(table_id, summary)
+    def publish_summary(self, table_id: str, summary: Summary | None) -> None:
+        self.node.feed.on_summary(table_id, summary)
 
     async def send_command(self, table_id: str, envelope: Envelope) -> bool:
         return False  # there is no other node
 
-    def deliver(self, client: str, text: str) -> None:
-        self.node.on_deliver(client, text)
+    def deliver(self, delivery: Delivery) -> None:
+        self.node.clients.on_deliver(delivery)
 
     def close_client(self, client: str, code: int, text: str) -> None:
-        self.node.on_close_client(client, code, text)
+        self.node.clients.on_close_client(client, code, text)
 
     async def connection_opened(self, account_id: int, client: str) -> str | None:
         return None  # the lobby keeps one connection per account itself
@@ -265,7 +256,7 @@ class LocalBus(Bus):
         return self._cooldown.wait(account_id, time.time())
 
     def logout(self, account_id: int, session: str) -> None:
-        self.node.on_logout(account_id, session)
+        self.node.clients.on_logout(account_id, session)
 
     def table_running(self, table_id: str) -> None:
         return None

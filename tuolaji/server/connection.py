@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import json
 import logging
 import sys
 from typing import TYPE_CHECKING, Any
@@ -20,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from tuolaji.server.limits import RATE_BURST, RATE_PER_SECOND, RateLimiter
-from tuolaji.wire.inbound import error_message
+from tuolaji.wire.outbound import dumps, error_message
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +76,7 @@ class Connection:
 
     def send(self, body: dict[str, Any]) -> None:
         """Queue a message (never blocks); a client too far behind is disconnected."""
-        self.send_text(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
+        self.send_text(dumps(body))
 
     def send_text(self, text: str) -> None:
         """Queue an already encoded message."""

@@ -2,9 +2,10 @@
 
 A host takes one command at a time from its queue, lets the table decide (``Table.handle``), writes
 the step's log entries (and, when a hand ends, its record and balances) in one transaction, and only
-then carries the other effects out: messages to clients, the lobby's summary, the timer, a slow
-bot's thinking. If a write fails, or the table raises, nothing of that step has reached anyone: the
-host rebuilds the table from its log and goes on from there.
+then carries the other effects out: messages to clients (encoded by ``outgoing``, delivered through
+the bus with where they put their client), the lobby's summary, the timer, a slow bot's thinking.
+If a write fails, or the table raises, nothing of that step has reached anyone: the host rebuilds
+the table from its log and goes on from there.
 
 Clocks firing and bots answering come back through the same queue, so the table is never touched
 by two things at once.
@@ -19,7 +20,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 from tuolaji.game.actions import Action
 from tuolaji.game.settlement import rank_title, wealth_title
@@ -52,12 +53,11 @@ from tuolaji.room.effects import (
     StoreHand,
 )
 from tuolaji.room.table import Table, TableState
-from tuolaji.server.thinking import ThinkingPool
+from tuolaji.server.outgoing import Outgoing
+from tuolaji.server.services import Services
 from tuolaji.store.accounts import AccountData
 from tuolaji.store.records import HandWrite, Settled
-from tuolaji.store.tablelog import Fenced, LogWrite, TableLog
-from tuolaji.wire.inbound import error_message, message
-from tuolaji.wire.views import ViewEncoder, dumps, event_json
+from tuolaji.store.tablelog import Fenced, LogWrite
 
 log = logging.getLogger(__name__)
 
@@ -65,26 +65,14 @@ RELOAD_RETRY_SECONDS = 1.0
 """Pause between attempts to reload a table from its log while the database does not answer."""
 
 
-class Room(Protocol):
-    """What a table host needs from the server around it (the lobby)."""
-
-    def deliver(self, client: str, text: str) -> None:
-        """Send an encoded message to the client ``client`` (dropped if it is gone)."""
-
-    def table_changed(self, table_id: str, summary: dict[str, Any]) -> None:
-        """The table's lobby entry changed."""
-
-    def seat_changed(self, account_id: int, table_id: str, seat: int | None) -> None:
-        """``account_id`` sits at ``seat`` of ``table_id``, or (None) no longer does (also: a join refused)."""
+class Owner(Protocol):
+    """Who keeps the hosts of a node (the lobby's hosting part): told when a table ends here."""
 
     def table_closed(self, table_id: str) -> None:
         """The table closed: forget it."""
 
     def table_lost(self, table_id: str) -> None:
         """Another node owns the table now: stop serving it here."""
-
-    def escaped(self, account_id: int) -> None:
-        """``account_id`` escaped from a hand here (R43)."""
 
 
 def now_ms() -> int:
@@ -105,29 +93,24 @@ class _Stop:
 class TableHost:
     """Runs one table until it closes or the server stops; ``post`` commands to it."""
 
-    def __init__(
-        self,
-        table: Table,
-        room: Room,
-        table_log: TableLog,
-        thinking: ThinkingPool,
-        next_seq: int,
-        fence: int | None = None,
-    ) -> None:
+    def __init__(self, table: Table, services: Services, owner: Owner, next_seq: int, fence: int | None = None) -> None:
         self.table = table
-        self.room = room
-        self.log = table_log
-        self.thinking = thinking
+        self.owner = owner
+        self.bus = services.bus
+        """Where its messages, seats, summaries and escapes go (this node's clients, or another's)."""
+        self.log = services.table_log
+        self.thinking = services.thinking
         self.next_seq = next_seq
         self.fence = fence
         self.stopped = False
         self._queue: asyncio.Queue[Command | _Stop] = asyncio.Queue()
         self._timer: asyncio.TimerHandle | None = None
-        self._encoder = ViewEncoder()
+        self._outgoing = Outgoing(table.id)
         self._task = asyncio.create_task(self._run(), name=f"table {table.id}")
 
     @property
     def id(self) -> str:
+        """The table's id."""
         return self.table.id
 
     def post(self, command: Command) -> None:
@@ -167,20 +150,21 @@ class TableHost:
             log.exception("table %s: error while handling %r", self.id, command)
             client, ref = getattr(command, "client", None), getattr(command, "ref", None)
             if client is not None:
-                self.room.deliver(
-                    client, dumps(error_message("internal", "internal server error; the table goes on", ref))
-                )
+                self.bus.deliver(self._outgoing.internal_error(client, ref))
             await self._reload()
             return
         if isinstance(command, Join | PlayNow) and not any(
             isinstance(effect, Seated) and effect.account_id == command.player.id for effect in effects
         ):
-            self.room.seat_changed(command.player.id, self.id, None)  # the lobby's claim for a refused join
+            self.bus.seat_changed(command.player.id, self.id, None)  # the lobby's claim for a refused join
         if isinstance(command, BotAnswer) and not any(isinstance(effect, Record) for effect in effects):
             log.info("table %s: dropped seat %d's answer for a position that changed", self.id, command.stamp.seat)
-        await self._carry_out(effects)
+        asking = command.client if isinstance(command, Join | PlayNow | Watch) else None
+        await self._carry_out(effects, asking)
 
-    async def _carry_out(self, effects: Sequence[Effect]) -> None:
+    async def _carry_out(self, effects: Sequence[Effect], asking: str | None = None) -> None:
+        """Write the step's log entries (and a finished hand), then carry out the rest in order;
+        ``asking`` is the client whose join or watch the step decided."""
         entries = [effect.entry for effect in effects if isinstance(effect, Record)]
         store = next((effect for effect in effects if isinstance(effect, StoreHand)), None)
         settled: Settled | None = None
@@ -191,38 +175,33 @@ class TableHost:
             except Fenced:
                 log.warning("table %s: another node owns the table now; giving it up", self.id)
                 self.stopped = True
-                self.room.table_lost(self.id)
+                self.owner.table_lost(self.id)
                 return
             except Exception:
                 log.exception("table %s: could not write its log; reloading it", self.id)
                 await self._reload()
                 return
             self.next_seq += len(entries)
+        self._outgoing.step()
         for effect in effects:
-            self._execute(effect)
+            self._execute(effect, asking)
         if store is not None:
             escaped = store.result.escaped
             account_id = store.seats[escaped].account_id if escaped is not None else None
             if account_id is not None:
-                self.room.escaped(account_id)
+                self.bus.escaped(account_id)
             await self._step(_settled_command(store.number, settled))
 
-    def _execute(self, effect: Effect) -> None:
-        room = self.room
+    def _execute(self, effect: Effect, asking: str | None) -> None:
+        bus = self.bus
         match effect:
-            case Send(client, kind, fields):
-                room.deliver(client, dumps(message(kind, **fields)))
-            case Refuse(client, code, text, ref, rule, params):
-                room.deliver(client, dumps(error_message(code, text, ref, rule, params)))
-            case Ack(client, ref):
-                room.deliver(client, dumps(message("ack", ref=ref)))
-            case SendState():
-                for (client, _), text in zip(effect.recipients, self._state_texts(effect), strict=True):
-                    room.deliver(client, text)
-            case SendSummary(summary, recipients):
-                for client, seat in recipients:
-                    room.deliver(client, dumps(message("table", table=summary, seat=seat)))
-                room.table_changed(self.id, summary)
+            case Send() | Refuse() | Ack() | SendState():
+                for delivery in self._outgoing.encode(effect, asking):
+                    bus.deliver(delivery)
+            case SendSummary(summary):
+                for delivery in self._outgoing.encode(effect):
+                    bus.deliver(delivery)
+                bus.publish_summary(self.id, summary)
             case Arm(at_ms):
                 self._cancel_timer()
                 delay = max(0.0, (at_ms - now_ms()) / 1000)
@@ -232,10 +211,10 @@ class TableHost:
             case AskBot():
                 self._ask(effect)
             case Seated(account_id, seat):
-                room.seat_changed(account_id, self.id, seat)
+                bus.seat_changed(account_id, self.id, seat)
             case Closed(reason):
                 log.info("table %s closed (%s)", self.id, reason)
-                room.table_closed(self.id)
+                self.owner.table_closed(self.id)
             case Record() | StoreHand():
                 pass
 
@@ -245,28 +224,6 @@ class TableHost:
             self._timer = None
 
     # ------------------------------------------------------------------ effects in detail
-
-    def _state_texts(self, effect: SendState) -> list[str]:
-        """The ``state`` message of each recipient, as JSON text (the shared part encoded once)."""
-        head = dumps(
-            message(
-                "state",
-                table_id=self.id,
-                hand=effect.hand,
-                seq=effect.seq,
-                full=effect.full,
-                clock=effect.clock,
-            )
-        )[:-1]
-        encoded = [(event.to, event_json(event)) for event in effect.events]
-        views = effect.views
-        public = self._encoder.public(next(iter(views.values())), effect.full) if views else ""
-        texts = []
-        for _, seat in effect.recipients:
-            seen = ",".join(text for to, text in encoded if to is None or to == seat)
-            view = ViewEncoder.seat_view(public, views[seat]) if views else "null"
-            texts.append(f'{head},"events":[{seen}],"view":{view}}}')
-        return texts
 
     def _ask(self, effect: AskBot) -> None:
         stamp = effect.stamp
@@ -339,11 +296,11 @@ class TableHost:
                 await asyncio.sleep(RELOAD_RETRY_SECONDS)
         if opened is None:
             self.stopped = True
-            self.room.table_closed(self.id)
+            self.owner.table_closed(self.id)
             return
         self.table = old.rebuilt(opened.entries)
         self.next_seq = opened.next_seq
-        self._encoder = ViewEncoder()
+        self._outgoing.reset()
         await self.resume()
         for client, account_id in attached:
             await self._step(Attach(client, account_id))

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Mapping
+from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -21,10 +23,10 @@ log = logging.getLogger(__name__)
 async def serve_socket(websocket: WebSocket, lobby: Lobby) -> None:
     """Run one client connection until it closes."""
     await websocket.accept()
-    config = lobby.config
-    conn = Connection(websocket, lobby.new_client_id(), config.rate_per_second, config.rate_burst, config.outbox_bytes)
+    config = lobby.services.config
+    conn = Connection(websocket, lobby.clients.new_id(), config.rate_per_second, config.rate_burst, config.outbox_bytes)
     address = websocket.client.host if websocket.client is not None else "unknown"
-    if not lobby.connected(conn, address):
+    if not lobby.clients.connected(conn, address):
         conn.close(CLOSE_TOO_MANY, f"too many connections from {address}")
         await conn.drain()
         return
@@ -35,48 +37,53 @@ async def serve_socket(websocket: WebSocket, lobby: Lobby) -> None:
 
     timer = asyncio.get_running_loop().call_later(config.hello_timeout, hello_due)
     try:
-        while not conn.closed.is_set():
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect" or conn.closed.is_set():
-                break
-            text = frame.get("text")
-            if text is None:
-                size = len(frame.get("bytes") or b"")
-                if size > MAX_FRAME_BYTES:
-                    conn.error(
-                        "too_large",
-                        f"message of {size} bytes; the limit is {MAX_FRAME_BYTES}",
-                        params={"bytes": size, "limit": MAX_FRAME_BYTES},
-                    )
-                else:
-                    conn.error(
-                        "bad_message",
-                        "binary frames are not part of the protocol; send JSON text",
-                        params={"reason": "binary"},
-                    )
-                continue
-            if not conn.limiter.allow():
-                if conn.limiter.dropped >= FLOOD_LIMIT:
-                    conn.error(
-                        "rate_limited", "too many messages; closing the connection", params={"reason": "closing"}
-                    )
-                    conn.close(CLOSE_POLICY)
-                    break
-                conn.error("rate_limited", "too many messages; this one was dropped", params={"reason": "dropped"})
-                continue
-            try:
-                msg = parse_client_message(text)
-            except ProtocolError as error:
-                conn.error(error.code, str(error), error.ref, error.rule, error.params)
-                continue
-            try:
-                await lobby.dispatch(conn, msg)
-            except Exception:
-                log.exception("error while handling %s", msg.type)
-                conn.error("internal", "internal server error", msg.id)
+        await _read(websocket, conn, lobby)
     except WebSocketDisconnect:
         pass
     finally:
         timer.cancel()
-        lobby.disconnected(conn)
+        lobby.router.disconnected(conn)
         await conn.drain()
+
+
+async def _read(websocket: WebSocket, conn: Connection, lobby: Lobby) -> None:
+    """Take the client's frames until it goes (or is closed): each refused, or validated and dispatched."""
+    while not conn.closed.is_set():
+        frame = await websocket.receive()
+        if frame["type"] == "websocket.disconnect" or conn.closed.is_set():
+            return
+        text = _text_of(conn, frame)
+        if text is None:
+            continue
+        if not conn.limiter.allow():
+            if conn.limiter.dropped >= FLOOD_LIMIT:
+                conn.error("rate_limited", "too many messages; closing the connection", params={"reason": "closing"})
+                conn.close(CLOSE_POLICY)
+                return
+            conn.error("rate_limited", "too many messages; this one was dropped", params={"reason": "dropped"})
+            continue
+        try:
+            msg = parse_client_message(text)
+        except ProtocolError as error:
+            conn.error(error.code, str(error), error.ref, error.rule, error.params)
+            continue
+        try:
+            await lobby.router.dispatch(conn, msg)
+        except Exception:
+            log.exception("error while handling %s", msg.type)
+            conn.error("internal", "internal server error", msg.id)
+
+
+def _text_of(conn: Connection, frame: Mapping[str, Any]) -> str | None:
+    """A frame's text; a binary frame is refused (None), saying whether it was too large."""
+    text: str | None = frame.get("text")
+    if text is not None:
+        return text
+    size = len(frame.get("bytes") or b"")
+    if size > MAX_FRAME_BYTES:
+        reason = f"message of {size} bytes; the limit is {MAX_FRAME_BYTES}"
+        conn.error("too_large", reason, params={"bytes": size, "limit": MAX_FRAME_BYTES})
+    else:
+        reason = "binary frames are not part of the protocol; send JSON text"
+        conn.error("bad_message", reason, params={"reason": "binary"})
+    return None

@@ -77,56 +77,72 @@ async def settle_hand(session: AsyncSession, hand: HandWrite) -> Settled:
         for seat in hand.seats
     ]
     changes = settle(result, balances)
-    record = Hand(
+    record = _hand_row(hand)
+    session.add(record)
+    await session.flush()
+    lines: list[dict[str, Any]] = []
+    accounts: dict[int, AccountData] = {}
+    for seat, balance, change in zip(hand.seats, balances, changes, strict=True):
+        row = rows.get(seat.account_id) if seat.account_id is not None else None
+        if row is None:
+            lines.append({**seat.to_json(), "points_delta": 0, "silver_delta": 0, **_NO_BALANCE})
+            continue
+        line, player = _settle_seat(record.id, seat, row, balance, apply_change(balance, change), result)
+        lines.append(line)
+        accounts[seat.seat] = AccountData.of(row)
+        session.add(player)
+    record.settlement = lines
+    return Settled(record.id, lines, accounts)
+
+
+_NO_BALANCE: dict[str, Any] = {"points": None, "silver": None, "rank": None, "wealth": None}
+"""A bot's settlement line shows no balance."""
+
+
+def _hand_row(hand: HandWrite) -> Hand:
+    """The record of ``hand`` (its settlement lines are filled in once settled)."""
+    return Hand(
         table_id=hand.table_id,
         number=hand.number,
         seed=str(hand.seed),
         options=hand.options,
         setup=hand.setup,
         actions=hand.actions,
-        result=result.to_json(),
+        result=hand.result.to_json(),
         seats=[seat.to_json() for seat in hand.seats],
         settlement=[],
         started_at=hand.started_at,
     )
-    session.add(record)
-    await session.flush()
-    lines: list[dict[str, Any]] = []
-    accounts: dict[int, AccountData] = {}
-    for seat, balance, change in zip(hand.seats, balances, changes, strict=True):
-        line: dict[str, Any] = {**seat.to_json(), "points_delta": 0, "silver_delta": 0}
-        row = rows.get(seat.account_id) if seat.account_id is not None else None
-        if row is None:
-            lines.append({**line, "points": None, "silver": None, "rank": None, "wealth": None})
-            continue
-        after = apply_change(balance, change)
-        won = result.winning_team is not None and seat.seat % 2 == result.winning_team
-        defending = result.dealer is not None and seat.seat % 2 == result.dealer % 2
-        row.points, row.silver = after.points, after.silver
-        row.hands_played += 1
-        row.hands_won += int(won)
-        line.update(
-            points_delta=after.points - balance.points,
-            silver_delta=after.silver - balance.silver,
-            points=after.points,
-            silver=after.silver,
-            **_title(after.points, after.silver),
-        )
-        lines.append(line)
-        accounts[seat.seat] = AccountData.of(row)
-        session.add(
-            HandPlayer(
-                hand_id=record.id,
-                seat=seat.seat,
-                account_id=row.id,
-                points_delta=line["points_delta"],
-                silver_delta=line["silver_delta"],
-                won=won,
-                defending=defending,
-            )
-        )
-    record.settlement = lines
-    return Settled(record.id, lines, accounts)
+
+
+def _settle_seat(
+    hand_id: int, seat: HandSeat, row: Account, balance: Balance, after: Balance, result: RoundResult
+) -> tuple[dict[str, Any], HandPlayer]:
+    """Move ``row``'s balance from ``balance`` to ``after`` and count the hand; the seat's settlement
+    line and its ``hand_players`` row."""
+    won = result.winning_team is not None and seat.seat % 2 == result.winning_team
+    defending = result.dealer is not None and seat.seat % 2 == result.dealer % 2
+    row.points, row.silver = after.points, after.silver
+    row.hands_played += 1
+    row.hands_won += int(won)
+    line: dict[str, Any] = {
+        **seat.to_json(),
+        "points_delta": after.points - balance.points,
+        "silver_delta": after.silver - balance.silver,
+        "points": after.points,
+        "silver": after.silver,
+        **_title(after.points, after.silver),
+    }
+    player = HandPlayer(
+        hand_id=hand_id,
+        seat=seat.seat,
+        account_id=row.id,
+        points_delta=line["points_delta"],
+        silver_delta=line["silver_delta"],
+        won=won,
+        defending=defending,
+    )
+    return line, player
 
 
 async def stored_hand(session: AsyncSession, table_id: str, number: int) -> Settled | None:

@@ -1,4 +1,4 @@
-"""Wire protocol version 2: client message schemas and server message builders (docs/PROTOCOL.md).
+"""What clients may send (docs/PROTOCOL.md §2.2): the schema of every client message type.
 
 :func:`parse_client_message` turns one text frame into a validated :class:`ClientMessage` or raises
 :class:`ProtocolError` with the error code and a message naming the problem.
@@ -15,8 +15,10 @@ from tuolaji.bots import canonical_name
 from tuolaji.room.commands import (
     AddBot,
     Command,
+    Join,
     Leave,
     MakePublic,
+    Player,
     RemoveBot,
     RequestAutoPlay,
     RequestBid,
@@ -26,15 +28,17 @@ from tuolaji.room.commands import (
     Say,
     Start,
     Sync,
+    Watch,
 )
 from tuolaji.room.phrases import PHRASES
-from tuolaji.server.autoplay import DEFAULT_BOT
 from tuolaji.wire.fields import CardFieldError, bool_field, cards_field, int_field, suit_field
+from tuolaji.wire.outbound import PROTOCOL_VERSION
 
-PROTOCOL_VERSION: Final = 2
 MAX_FRAME_BYTES: Final = 16 * 1024
 """Frames above this are refused with ``too_large`` (the connection stays open)."""
 MAX_BOT_NAME: Final = 40
+DEFAULT_BOT: Final = "heuristic"
+"""The bot of ``add_bot`` and ``play_now`` without a name (docs/PROTOCOL.md §2.2)."""
 
 
 class ProtocolError(ValueError):
@@ -96,28 +100,93 @@ _TABLE_ID = _string(40)
 _INVITE = _string(64)
 _SEAT = _integer(0, 3)
 
+
+@dataclass(frozen=True)
+class Hello:
+    """``hello``: authenticate with ``token``."""
+
+    token: str
+
+
+@dataclass(frozen=True)
+class Ping:
+    """``ping``: answered with ``pong``."""
+
+
+@dataclass(frozen=True)
+class Subscribe:
+    """``lobby``: send me the lobby list and its changes (``on``), or stop."""
+
+    on: bool
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """``create_table`` (``bot`` None: the creator sits at ``seat``) or ``play_now`` (the creator sits
+    at seat 0, three ``bot`` seats, and the match starts). ``options`` override the defaults and are
+    checked by ``TableOptions``."""
+
+    options: dict[str, Any]
+    private: bool
+    seat: int
+    bot: str | None
+
+
+@dataclass(frozen=True)
+class TakeSeat:
+    """``join`` (at ``seat``) or ``watch`` (``seat`` None) a table named by its id (``table``), its
+    invite code (``invite``), or both."""
+
+    table: str | None
+    invite: str | None
+    seat: int | None
+
+    @property
+    def watching(self) -> bool:
+        """Whether it is a ``watch``."""
+        return self.seat is None
+
+
+LobbyRequest = Hello | Ping | Subscribe | NewTable | TakeSeat
+"""What a client asks of the lobby itself (every other message goes to its table)."""
+
 Fields = dict[str, tuple[Validator, bool]]
 TableCommand = Callable[[str, dict[str, Any], "str | int | None"], Command]
 """Builds the table command of a message from the sender's client id, its fields and its ``id``."""
+LobbyBuilder = Callable[[dict[str, Any]], LobbyRequest]
+"""Builds the lobby request of a message from its fields."""
 
 
 @dataclass(frozen=True)
 class MessageType:
-    """A client message type: its ``fields`` (validator, required) and, for the requests a seat or a
-    spectator makes at its table, the ``table`` command it becomes."""
+    """A client message type: its ``fields`` (validator, required) and either the ``lobby`` request it
+    is or, for the requests a seat or a spectator makes at its table, the ``table`` command it becomes."""
 
     fields: Fields
     table: TableCommand | None = None
+    lobby: LobbyBuilder | None = None
 
 
 SCHEMAS: Final[dict[str, MessageType]] = {
-    "hello": MessageType({"token": (_string(200, 0), True)}),
-    "ping": MessageType({}),
-    "lobby": MessageType({"on": (bool_field, True)}),
-    "create_table": MessageType({"options": (_object, False), "seat": (_SEAT, False), "private": (bool_field, False)}),
-    "play_now": MessageType({"options": (_object, False), "bot": (_bot, False), "private": (bool_field, False)}),
-    "join": MessageType({"table": (_TABLE_ID, False), "seat": (_SEAT, True), "invite": (_INVITE, False)}),
-    "watch": MessageType({"table": (_TABLE_ID, False), "invite": (_INVITE, False)}),
+    "hello": MessageType({"token": (_string(200, 0), True)}, lobby=lambda f: Hello(f["token"])),
+    "ping": MessageType({}, lobby=lambda f: Ping()),
+    "lobby": MessageType({"on": (bool_field, True)}, lobby=lambda f: Subscribe(f["on"])),
+    "create_table": MessageType(
+        {"options": (_object, False), "seat": (_SEAT, False), "private": (bool_field, False)},
+        lobby=lambda f: NewTable(f.get("options", {}), f.get("private", False), f.get("seat", 0), None),
+    ),
+    "play_now": MessageType(
+        {"options": (_object, False), "bot": (_bot, False), "private": (bool_field, False)},
+        lobby=lambda f: NewTable(f.get("options", {}), f.get("private", False), 0, f.get("bot", DEFAULT_BOT)),
+    ),
+    "join": MessageType(
+        {"table": (_TABLE_ID, False), "seat": (_SEAT, True), "invite": (_INVITE, False)},
+        lobby=lambda f: TakeSeat(f.get("table"), f.get("invite"), f["seat"]),
+    ),
+    "watch": MessageType(
+        {"table": (_TABLE_ID, False), "invite": (_INVITE, False)},
+        lobby=lambda f: TakeSeat(f.get("table"), f.get("invite"), None),
+    ),
     "leave": MessageType({}, lambda client, f, ref: Leave(client, ref)),
     "add_bot": MessageType(
         {"seat": (_SEAT, True), "bot": (_bot, False)},
@@ -147,13 +216,15 @@ bot's canonical name (``hard`` becomes ``search``). ``join`` and ``watch`` name 
 
 @dataclass(frozen=True)
 class ClientMessage:
-    """A validated client message: ``fields`` hold converted values (suits as ints, cards as kinds)."""
+    """A validated client message: ``fields`` hold converted values (suits as ints, cards as kinds);
+    ``request`` is what it asks of the lobby (None: a message for the client's table)."""
 
     type: str
     fields: dict[str, Any]
     id: str | int | None = None
     text: str = ""
     """The frame it came from (forwarded as is to a table on another node)."""
+    request: LobbyRequest | None = None
 
 
 def _message_id(data: dict[str, Any]) -> str | int | None:
@@ -214,26 +285,17 @@ def parse_client_message(text: str) -> ClientMessage:
             raise ProtocolError(
                 "bad_message", f"{kind}: {error}", ref, params={"reason": "bad_field", **where}
             ) from None
-    return ClientMessage(kind, fields, ref, text)
+    build = SCHEMAS[kind].lobby
+    return ClientMessage(kind, fields, ref, text, build(fields) if build is not None else None)
 
 
-def message(kind: str, **fields: Any) -> dict[str, Any]:
-    """A server message: ``{"v": 2, "type": kind, ...fields}``."""
-    return {"v": PROTOCOL_VERSION, "type": kind, **fields}
-
-
-def error_message(
-    code: str,
-    text: str,
-    ref: str | int | None = None,
-    rule: str | None = None,
-    params: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The ``error`` message (docs/PROTOCOL.md §2.5): a stable ``code`` with JSON-ready ``params``
-    for the client to word in its reader's language; ``text`` is the English fallback."""
-    body = message("error", code=code, message=text, params=params or {})
-    if ref is not None:
-        body["ref"] = ref
-    if rule is not None:
-        body["rule"] = rule
-    return body
+def table_command(client: str, player: Player | None, msg: ClientMessage) -> Command | None:
+    """The table command a validated client message from ``client`` becomes (None: not a table
+    message); a ``join`` needs the ``player`` who sits down."""
+    kind, fields, ref = msg.type, msg.fields, msg.id
+    if kind == "join":
+        return Join(client, player, fields["seat"], ref, fields.get("invite")) if player is not None else None
+    if kind == "watch":
+        return Watch(client, ref, fields.get("invite"))
+    build = SCHEMAS[kind].table
+    return build(client, fields, ref) if build is not None else None

@@ -21,6 +21,7 @@ from typing import Any, Final
 
 from tuolaji.cards import KINDS, RANKS, SUITS, format_card
 from tuolaji.game.view import BidRecord, Event, SeatView, TrickRecord
+from tuolaji.wire.outbound import dumps
 
 PRIVATE_FIELDS: Final = ("seat", "hand", "hint", "bid_options", "reminded", "can_remind", "can_retract")
 """SeatView fields that differ between seats; every other field is the same for everyone."""
@@ -80,11 +81,6 @@ def _public_fields(view: SeatView) -> dict[str, Any]:
         "preset": view.preset,
         "illegal_follow": view.illegal_follow,
     }
-
-
-def dumps(data: Any) -> str:
-    """Compact JSON, UTF-8 text kept as is."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def _cards(cards: tuple[int, ...]) -> str:

@@ -1,4 +1,6 @@
-"""``tuolaji replay ID``: print a stored hand trick by trick, replayed through ``Round.replay``."""
+"""The stored-hand viewer: what ``GET /api/hands/{id}`` derives from a hand record by replaying it
+(:func:`record_details`), and ``tuolaji replay ID``, which prints a stored hand trick by trick
+(replayed through ``Round.replay``)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,100 @@
+"""What a node hears on Redis: its own channel (commands for its tables, messages for its clients),
+the lobby list's changes, tables that moved, log-outs; handed to the node's parts as typed messages
+(``tuolaji.wire.nodes``). It subscribes again whenever Redis comes back, after the node re-asserted
+its keys (``redis_leases``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from redis.asyncio.client import PubSub
+from redis.exceptions import RedisError
+
+from tuolaji.server.bus import Node
+from tuolaji.server.redis_leases import Leases
+from tuolaji.server.redis_link import UNREACHABLE, RedisLink, key
+from tuolaji.wire.nodes import (
+    CloseClient,
+    ForClients,
+    ForTable,
+    Logout,
+    NodeMessage,
+    SummaryChange,
+    decode_node_message,
+)
+
+log = logging.getLogger(__name__)
+
+RETRY_SECONDS = 1.0
+"""How often a node tries Redis again while it is down."""
+
+
+class RedisInbox:
+    """Listens on ``link`` for ``node`` (one task for the node's life: :meth:`listen`)."""
+
+    def __init__(self, link: RedisLink, leases: Leases, node: Node) -> None:
+        self._link = link
+        self._leases = leases
+        self._node = node
+        self._was_up = False
+
+    async def listen(self) -> None:
+        """Subscribe to this node's channels and handle what comes; reconnect whenever Redis drops."""
+        redis = self._link.redis
+        while not self._leases.closing:
+            pubsub: PubSub | None = None
+            try:
+                await redis.ping()
+                pubsub = redis.pubsub(ignore_subscribe_messages=True)
+                await pubsub.subscribe(key("n", self._leases.node_id), key("lobby"), key("moved"), key("logout"))
+                await redis.set(key("node", self._leases.node_id), "1", px=self._leases.lease_ms)
+                await self._leases.reassert(self._node)
+                restored = self._was_up
+                (log.warning if restored else log.info)("Redis at %s answers: this node is connected", self._link.url)
+                self._link.up = self._was_up = True
+                self._link.connected.set()
+                if restored:
+                    self._node.moves.on_bus_restored()
+                while not self._leases.closing and self._link.up:
+                    message = await pubsub.get_message(timeout=1.0)
+                    if message is not None:
+                        self._handle(str(message["channel"]), message["data"])
+            except UNREACHABLE as error:
+                self._link.went_down(error)
+                await asyncio.sleep(RETRY_SECONDS)
+            except RedisError:
+                log.exception("redis bus: listening failed; trying again")
+                await asyncio.sleep(RETRY_SECONDS)
+            finally:
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    def _handle(self, channel: str, data: str) -> None:
+        node = self._node
+        try:
+            if channel == key("lobby"):
+                change = SummaryChange.decode(data)
+                node.feed.on_summary(change.table_id, change.summary)
+            elif channel == key("moved"):
+                node.moves.on_moved(data)
+            elif channel == key("logout"):
+                logout = Logout.decode(data)
+                node.clients.on_logout(logout.account_id, logout.session)
+            else:
+                self._received(decode_node_message(data))
+        except Exception:
+            log.exception("redis bus: could not handle a message on %s", channel)
+
+    def _received(self, item: NodeMessage) -> None:
+        node = self._node
+        match item:
+            case ForTable(table_id, envelope):
+                node.tables.on_command(table_id, envelope)
+            case ForClients(deliveries):
+                for delivery in deliveries:
+                    node.clients.on_deliver(delivery)
+            case CloseClient(client, code, text):
+                node.clients.on_close_client(client, code, text)

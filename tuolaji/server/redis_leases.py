@@ -1,0 +1,157 @@
+"""Which node runs which table: leases on tables, the nodes' heartbeats, taking over tables nobody runs.
+
+``tj:lease:{table}`` names the node that runs the table, with a time to live (``lease_ms``) that its
+node renews every third of it; ``tj:node:{node}`` is a node's heartbeat. A node that finds an open
+table (PostgreSQL's ``live_tables``) without a lease takes it (``SET NX``) and restores it from its
+log (``HostedTables.adopt``); a node whose heartbeat lapsed has its clients disconnected at the tables
+run here (R46).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
+
+from tuolaji.server.bus import Node
+from tuolaji.server.redis_link import UNREACHABLE, RedisLink, key
+from tuolaji.wire.nodes import SeatRef, decode_summary, encode_summary
+
+log = logging.getLogger(__name__)
+
+
+class Leases:
+    """This node's leases and heartbeat on ``link``, and its scan for tables nobody runs."""
+
+    def __init__(self, link: RedisLink, node_id: str, lease_ms: int, scan_seconds: float) -> None:
+        self.link = link
+        self.node_id = node_id
+        self.lease_ms = lease_ms
+        self.scan_seconds = scan_seconds
+        self.owned: set[str] = set()
+        """The tables whose lease this node holds."""
+        self.closing = False
+
+    async def take_new(self, table_id: str) -> None:
+        """Lease the new table ``table_id`` to this node. Raises ``BusDown``."""
+        redis = self.link.redis
+        await self.link.call(lambda: redis.set(key("lease", table_id), self.node_id, px=self.lease_ms))
+        self.owned.add(table_id)
+
+    def running(self, table_id: str) -> None:
+        """This node runs ``table_id`` (adopted): the other nodes' clients there attach again."""
+        self.owned.add(table_id)
+        self.link.later(lambda: self.link.redis.publish(key("moved"), table_id))
+
+    def gone(self, table_id: str) -> None:
+        """This node no longer runs ``table_id``: give its lease up."""
+        if table_id in self.owned:
+            self.owned.discard(table_id)
+            self.link.later(lambda: self.link.release(keys=[key("lease", table_id)], args=[self.node_id]))
+
+    async def release_all(self) -> None:
+        """Give up every lease, in one round trip (the node stops; others take the tables over at once)."""
+        if self.link.up and self.owned:
+            with contextlib.suppress(RedisError, OSError):
+                pipe = self.link.redis.pipeline(transaction=False)
+                for table_id in self.owned:
+                    await self.link.release(keys=[key("lease", table_id)], args=[self.node_id], client=pipe)
+                await pipe.execute()
+
+    async def reassert(self, node: Node) -> None:
+        """After (re)connecting: this node's leases (those still its own: a table another node took
+        over meanwhile is given up), then its seats and lobby entries, then the whole lobby."""
+        owned = node.tables.owned()
+        tables = list(owned)
+        pipe = self.link.redis.pipeline(transaction=False)
+        for table_id in tables:
+            await self.link.renew(keys=[key("lease", table_id)], args=[self.node_id, self.lease_ms], client=pipe)
+        for table_id, kept in zip(tables, await pipe.execute(), strict=True):
+            if not int(kept):
+                log.warning("table %s: another node took it over meanwhile; giving it up", table_id)
+                self.owned.discard(table_id)
+                node.tables.lost(table_id)
+                del owned[table_id]
+        pipe = self.link.redis.pipeline(transaction=False)
+        for table_id, table in owned.items():
+            for account_id, seat in table.seats.items():
+                pipe.hset(key("seated"), str(account_id), SeatRef(table_id, seat).encode())
+            pipe.hset(key("lobby"), table_id, encode_summary(table.summary))
+        await pipe.execute()
+        raw = await self.link.redis.hgetall(key("lobby"))
+        node.feed.on_lobby_reset({str(table_id): decode_summary(str(text)) for table_id, text in raw.items()})
+
+    async def keep(self, node: Node) -> None:
+        """Renew this node's heartbeat and leases; disconnect the clients of nodes whose heartbeat
+        lapsed (a task for the node's life)."""
+        while True:
+            await asyncio.sleep(self.lease_ms / 3000)
+            if self.link.up:
+                await self._renew(node)
+
+    async def _renew(self, node: Node) -> None:
+        tables = list(self.owned)
+        others = sorted(node.tables.remote_nodes())
+        try:
+            pipe = self.link.redis.pipeline(transaction=False)
+            pipe.exists(key("node", self.node_id))
+            pipe.set(key("node", self.node_id), "1", px=self.lease_ms)
+            for table_id in tables:
+                await self.link.renew(keys=[key("lease", table_id)], args=[self.node_id, self.lease_ms], client=pipe)
+            for other in others:
+                pipe.exists(key("node", other))
+            alive, _, *results = await pipe.execute()
+        except UNREACHABLE as error:
+            self.link.went_down(error)
+            return
+        except RedisError:
+            log.exception("redis bus: renewing the leases failed")
+            return
+        if not alive:
+            # Our heartbeat vanished between two renewals: Redis restarted and lost its data.
+            self.link.went_down(RedisConnectionError("Redis restarted and lost its keys"))
+            return
+        gone = {other for other, held in zip(others, results[len(tables) :], strict=True) if not held}
+        if gone:
+            log.warning("nodes %s stopped answering: their clients are disconnected (R46)", ", ".join(gone))
+            node.tables.nodes_gone(gone)
+        for table_id, result in zip(tables, results[: len(tables)], strict=True):
+            if int(result) == 0 and table_id in self.owned:
+                log.warning("table %s: its lease went to another node; giving it up", table_id)
+                self.owned.discard(table_id)
+                node.tables.lost(table_id)
+
+    async def scan(self, node: Node) -> None:
+        """Take over open tables that no node runs (their node died, or never came back); a task for
+        the node's life."""
+        while True:
+            await asyncio.sleep(self.scan_seconds)
+            if not self.link.up or self.closing:
+                continue
+            try:
+                await self._adopt_orphans(node)
+            except UNREACHABLE as error:
+                self.link.went_down(error)
+            except Exception:
+                log.exception("redis bus: the scan for tables nobody runs failed")
+
+    async def _adopt_orphans(self, node: Node) -> None:
+        redis = self.link.redis
+        ids = [table_id for table_id in await node.tables.open_table_ids() if table_id not in self.owned]
+        if not ids:
+            return
+        pipe = redis.pipeline(transaction=False)
+        for table_id in ids:
+            pipe.exists(key("lease", table_id))
+        orphans = [table_id for table_id, held in zip(ids, await pipe.execute(), strict=True) if not held]
+        for table_id in orphans:
+            lease = key("lease", table_id)
+            if not await redis.set(lease, self.node_id, nx=True, px=self.lease_ms):
+                continue
+            self.owned.add(table_id)
+            if not await node.tables.adopt(table_id):
+                self.owned.discard(table_id)
+                await self.link.release(keys=[lease], args=[self.node_id])

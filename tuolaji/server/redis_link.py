@@ -1,0 +1,127 @@
+"""A node's link to Redis: the client, whether Redis answers, calls that wait and writes that do not.
+
+A call that waits for its answer (:meth:`RedisLink.call`) raises :class:`~tuolaji.server.bus.BusDown`
+while Redis is unreachable; a write that nobody waits for (:meth:`RedisLink.later`) is queued, kept in
+order and dropped while Redis is down. The Lua scripts of the bus are registered here, each one Redis
+step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from redis.asyncio import BlockingConnectionPool, Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from tuolaji.server.bus import BusDown
+
+log = logging.getLogger(__name__)
+
+UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+"""Errors that mean Redis cannot be reached (any other Redis error is a bug, and logged as one)."""
+PREFIX = "tj:"
+MAX_CONNECTIONS = 32
+"""Connections to Redis a node opens at most; a call beyond waits for one (up to 5 s)."""
+
+RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 2 end
+return 0
+"""
+"""Renew this node's lease, or take it again if it lapsed while nobody else took it (1, 2), else 0."""
+RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
+ROUTE = """
+local owner = redis.call('GET', KEYS[1])
+if not owner then return -1 end
+return redis.call('PUBLISH', ARGV[1] .. owner, ARGV[2])
+"""
+"""Publish to the node that holds the lease, in one step; -1 if none does."""
+CLAIM = """
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if current then return current end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. '|')
+return false
+"""
+UNSEAT = """
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if current and string.sub(current, 1, string.len(ARGV[2]) + 1) == ARGV[2] .. '|' then
+  return redis.call('HDEL', KEYS[1], ARGV[1])
+end
+return 0
+"""
+FORGET_CONN = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
+
+
+def key(*parts: str) -> str:
+    """A key or channel of the card room: ``tj:`` and ``parts`` joined by colons."""
+    return PREFIX + ":".join(parts)
+
+
+class RedisLink:
+    """One node's Redis client (``url`` is ``redis://host:6379/0``) and its up/down state."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        pool = BlockingConnectionPool.from_url(
+            url,
+            max_connections=MAX_CONNECTIONS,
+            timeout=5.0,
+            decode_responses=True,
+            socket_timeout=2.0,
+            socket_connect_timeout=2.0,
+        )
+        self.redis: Redis = Redis(connection_pool=pool)
+        self.up = False
+        """Whether Redis answered last time it was asked."""
+        self.connected = asyncio.Event()
+        """Set while Redis answers (after the node subscribed and re-asserted its keys)."""
+        self._writes: asyncio.Queue[Callable[[], Awaitable[Any]]] = asyncio.Queue()
+        self.renew = self.redis.register_script(RENEW)
+        self.release = self.redis.register_script(RELEASE)
+        self.route = self.redis.register_script(ROUTE)
+        self.claim = self.redis.register_script(CLAIM)
+        self.unseat = self.redis.register_script(UNSEAT)
+        self.forget_conn = self.redis.register_script(FORGET_CONN)
+
+    def went_down(self, error: BaseException) -> None:
+        """Redis did not answer: say so once, and wait for it to come back."""
+        if self.up:
+            log.error("Redis at %s is unreachable (%s): the tables here go on, new tables are refused", self.url, error)
+        self.up = False
+        self.connected.clear()
+
+    async def call(self, call: Callable[[], Awaitable[Any]]) -> Any:
+        """Run one Redis call; :class:`BusDown` if Redis does not answer."""
+        if not self.up:
+            raise BusDown(f"Redis at {self.url} is unreachable")
+        try:
+            return await call()
+        except UNREACHABLE as error:
+            self.went_down(error)
+            raise BusDown(f"Redis at {self.url} is unreachable: {error}") from error
+
+    def later(self, write: Callable[[], Awaitable[Any]]) -> None:
+        """Queue a Redis write that nobody waits for (kept in order; dropped while Redis is down)."""
+        if self.up:
+            self._writes.put_nowait(write)
+
+    async def write_loop(self) -> None:
+        """Carry out the queued writes, one after another (a task for the node's life)."""
+        while True:
+            write = await self._writes.get()
+            if not self.up:
+                continue
+            try:
+                await write()
+            except UNREACHABLE as error:
+                self.went_down(error)
+            except Exception:
+                log.exception("redis bus: a write failed")
+
+    async def close(self) -> None:
+        """Disconnect."""
+        await self.redis.aclose()

@@ -1,0 +1,116 @@
+"""Routes this node's client messages: ``hello``, ``ping`` and ``lobby`` here; creating, joining and
+watching through :class:`~tuolaji.server.admission.Admission`; every other message to the table the
+client is at (``tuolaji.server.courier``). It also takes the clients back to their tables when a table
+moves to another node or the bus returns, and tells their tables when they disconnect (R46)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from typing import Any
+
+from tuolaji.server.admission import Admission
+from tuolaji.server.clients import Clients
+from tuolaji.server.connection import Connection
+from tuolaji.server.courier import Courier
+from tuolaji.server.feed import LobbyFeed
+from tuolaji.server.hosting import Hosting
+from tuolaji.server.placement import Placement
+from tuolaji.server.tablehost import player_of
+from tuolaji.wire.inbound import ClientMessage, Hello, NewTable, Ping, Subscribe, TakeSeat
+from tuolaji.wire.nodes import Envelope
+from tuolaji.wire.outbound import message
+
+
+class Router:
+    """Where each client message of this node goes."""
+
+    def __init__(
+        self, clients: Clients, placement: Placement, feed: LobbyFeed, hosting: Hosting, courier: Courier
+    ) -> None:
+        self.clients = clients
+        self.placement = placement
+        self.feed = feed
+        self.hosting = hosting
+        self.courier = courier
+        self.admission = Admission(hosting, placement, feed, courier)
+        self._background: set[asyncio.Task[Any]] = set()
+
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def dispatch(self, conn: Connection, msg: ClientMessage) -> None:
+        """Route one validated client message."""
+        kind, ref, request = msg.type, msg.id, msg.request
+        if isinstance(request, Hello):
+            await self._hello(conn, request.token, ref)
+            return
+        if isinstance(request, Ping):
+            conn.send(message("pong", ref=ref) if ref is not None else message("pong"))
+            return
+        if conn.account is None:
+            conn.error("auth_required", f"{kind}: send hello with your token first", ref, params={"type": kind})
+            return
+        if self.hosting.stopping:
+            text = f"{kind}: the server is restarting; try again in a moment"
+            conn.error("server_restarting", text, ref, params={"type": kind})
+            return
+        match request:
+            case Subscribe(on):
+                self.feed.subscribe(conn, on)
+                if ref is not None:
+                    conn.send(message("ack", ref=ref))
+            case NewTable():
+                await self.admission.create(conn, msg, request)
+            case TakeSeat():
+                await self.admission.join_or_watch(conn, msg, request)
+            case None:
+                await self._at_table(conn, msg)
+
+    async def _at_table(self, conn: Connection, msg: ClientMessage) -> None:
+        """A message for the table the client is at."""
+        place = self.placement.at(conn.id)
+        if place is None:
+            conn.error("not_seated", f"{msg.type}: you are not at a table", msg.id, params={"table": None})
+            return
+        if msg.type == "leave":
+            self.placement.stop_watching(conn.id)
+        await self.courier.route(conn, place.table_id, msg)
+
+    async def _hello(self, conn: Connection, token: str, ref: str | int | None) -> None:
+        """Authenticate; a seated account's connection attaches to its table."""
+        place = await self.clients.hello(conn, token, ref)
+        if place is not None and conn.account is not None:
+            self.placement.seated(conn.id, place.table_id)
+            await self.courier.send(place.table_id, Envelope("attach", conn.id, player_of(conn.account)))
+
+    def disconnected(self, conn: Connection) -> None:
+        """A connection closed: unsubscribe it and tell its table (R46), unless the server is stopping."""
+        self.feed.subscribers.discard(conn)
+        self.clients.disconnected(conn)
+        tables = self.placement.forget(conn.id)
+        if self.hosting.stopping:
+            return
+        for table_id in tables:
+            self._spawn(self.courier.send(table_id, Envelope("detach", conn.id)))
+
+    def on_moved(self, table_id: str) -> None:
+        """Another node now runs ``table_id``: this node's clients at it attach (or watch) there again."""
+        for client, place in self.placement.at_table(table_id):
+            conn = self.clients.by_id.get(client)
+            if conn is None or conn.account is None:
+                continue
+            player = player_of(conn.account)
+            if place.watching:
+                envelope = Envelope("watch", client, player, invite=self.feed.invite_of(table_id))
+            else:
+                envelope = Envelope("attach", client, player)
+            self._spawn(self.courier.send(table_id, envelope))
+
+    def on_bus_restored(self) -> None:
+        """Messages between nodes may have been lost: this node's clients at other nodes' tables get
+        their full picture again."""
+        for table_id in self.placement.tables() - set(self.hosting.hosts):
+            self.on_moved(table_id)

@@ -1,0 +1,60 @@
+"""What the server sends a client (docs/PROTOCOL.md §2.3, §2.5): messages as compact JSON text.
+
+Every server message is ``{"v": 2, "type": ..., ...}`` (:func:`message`); an ``error`` carries a
+stable code and JSON-ready ``params`` (:func:`error_message`). A message that differs between its
+recipients only in its last member (a ``table`` message's ``seat``) is encoded once up to that member
+(:func:`message_head`) and finished per recipient (:func:`finish`), byte for byte what
+:func:`dumps` of the whole message gives.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from tuolaji.wire.inbound import ProtocolError
+
+PROTOCOL_VERSION: Final = 2
+
+
+def dumps(data: Any) -> str:
+    """Compact JSON, UTF-8 text kept as is (the encoding of every message)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def message(kind: str, **fields: Any) -> dict[str, Any]:
+    """A server message: ``{"v": 2, "type": kind, ...fields}``."""
+    return {"v": PROTOCOL_VERSION, "type": kind, **fields}
+
+
+def error_message(
+    code: str,
+    text: str,
+    ref: str | int | None = None,
+    rule: str | None = None,
+    params: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The ``error`` message (docs/PROTOCOL.md §2.5): a stable ``code`` with JSON-ready ``params``
+    for the client to word in its reader's language; ``text`` is the English fallback."""
+    body = message("error", code=code, message=text, params=params or {})
+    if ref is not None:
+        body["ref"] = ref
+    if rule is not None:
+        body["rule"] = rule
+    return body
+
+
+def protocol_error_message(error: ProtocolError) -> dict[str, Any]:
+    """The ``error`` message answering a refused client message."""
+    return error_message(error.code, str(error), error.ref, error.rule, error.params)
+
+
+def message_head(kind: str, **fields: Any) -> str:
+    """The JSON text of ``message(kind, **fields)`` without its closing brace, for :func:`finish`."""
+    return dumps(message(kind, **fields))[:-1]
+
+
+def finish(head: str, name: str, value: Any) -> str:
+    """``head`` (from :func:`message_head`) with the last member ``name: value``, closed."""
+    return f"{head},{dumps(name)}:{dumps(value)}}}"
