@@ -110,8 +110,8 @@ def play_candidates(view: SeatView, limit: int = MAX_PLAYS) -> PlayOffer:
         everything = sorted(follows | {hint}, key=_order_key(trump))
         preferred: set[PlayCards] = set(everything)
     else:
-        everything = sorted({shape.cards() for shape in all_leads(counts, table)}, key=_order_key(trump))
-        preferred = {shape.cards() for shape in lead_shapes(counts, table)}
+        everything = sorted({tuple(sorted(shape.cards())) for shape in all_leads(counts, table)}, key=_order_key(trump))
+        preferred = {tuple(sorted(shape.cards())) for shape in lead_shapes(counts, table)}
     if len(everything) <= limit:
         return PlayOffer(tuple(everything), len(everything))
     order = _order_key(trump)

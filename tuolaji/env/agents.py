@@ -3,10 +3,13 @@ bots mapped to action indices."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 
 from tuolaji.bots import make_bot
-from tuolaji.env.tractor_env import Observation, TractorEnv
+from tuolaji.env.tractor_env import TractorEnv
 
 
 class RandomAgent:
@@ -15,7 +18,7 @@ class RandomAgent:
     def __init__(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(seed)
 
-    def act(self, env: TractorEnv, agent: str, observation: Observation) -> int:
+    def act(self, env: TractorEnv, agent: str, observation: Mapping[str, Any]) -> int:
         """An action index whose ``action_mask`` entry is 1."""
         return int(self._rng.choice(np.flatnonzero(observation["action_mask"])))
 
@@ -28,6 +31,6 @@ class BotAgent:
     def __init__(self, name: str = "heuristic", seed: int = 0) -> None:
         self.bot = make_bot(name, seed)
 
-    def act(self, env: TractorEnv, agent: str, observation: Observation) -> int:
+    def act(self, env: TractorEnv, agent: str, observation: Mapping[str, Any]) -> int:
         """The bot's choice for ``agent`` (the selected agent) as an action index."""
         return env.encode(self.bot.choose(env.view(agent)))

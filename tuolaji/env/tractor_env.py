@@ -165,7 +165,7 @@ class TractorEnv(AECEnv[str, dict[str, Any], ActionIndex]):
     def _next_bidder(self) -> None:
         """Select the next seat to bid, or close the window (R19): play, or redeal (R20)."""
         self._offer = None
-        seat = self._turns.next_bidder(self._round)
+        seat = self._turns.next_bidder()
         if seat is not None:
             self._select(seat)
             return
@@ -309,6 +309,9 @@ class TractorEnv(AECEnv[str, dict[str, Any], ActionIndex]):
             print(text)
             return None
         return text
+
+    def close(self) -> None:
+        """Nothing to release: the env holds no window, file or process."""
 
 
 def env(render_mode: str | None = None, action_cards: bool = False) -> TractorEnv:
