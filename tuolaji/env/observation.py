@@ -113,15 +113,14 @@ def encode_view(view: SeatView, acting: int | None) -> Vector:
     def put(name: str, index: int, value: float = 1.0) -> None:
         obs[LAYOUT[name].start + index] += value
 
-    for card in view.hand:
-        put("hand", card)
-    for trick in view.tricks:
-        for play in trick.plays:
-            for card in play.cards:
-                put("played", rel(play.seat) * KINDS + card)
-    for play in view.trick:
-        for card in play.cards:
-            put("trick", rel(play.seat) * KINDS + card)
+    played = LAYOUT["played"].start
+    trick = LAYOUT["trick"].start
+    cards = [LAYOUT["hand"].start + card for card in view.hand]
+    cards += [
+        played + rel(play.seat) * KINDS + card for past in view.tricks for play in past.plays for card in play.cards
+    ]
+    cards += [trick + rel(play.seat) * KINDS + card for play in view.trick for card in play.cards]
+    np.add.at(obs, cards, 1.0)
     _put_seats(view, acting, rel, put)
     _put_bids(view, rel, put)
     if view.trump_suit is not None:

@@ -249,12 +249,15 @@ class TractorEnv(AECEnv[str, dict[str, Any], ActionIndex]):
         """``agent``'s own view of the hand: what a person in that seat sees (never others' cards)."""
         return self._round.view(AGENTS.index(agent))
 
-    def offer(self) -> PlayOffer:
-        """The plays offered to the selected agent (empty outside its turn to play)."""
+    def offer(self, view: SeatView | None = None) -> PlayOffer:
+        """The plays offered to the selected agent (empty outside its turn to play); ``view``, if
+        given, is that agent's current view (saves building it again)."""
         if self._offer is None:
             acting = self._acting
-            playing = acting is not None and self._round.phase is Phase.PLAYING
-            self._offer = play_candidates(self._round.view(acting)) if playing else PlayOffer((), 0)
+            if acting is None or self._round.phase is not Phase.PLAYING:
+                self._offer = PlayOffer((), 0)
+            else:
+                self._offer = play_candidates(view if view is not None else self._round.view(acting))
         return self._offer
 
     def decode(self, index: int) -> Action | None:
@@ -266,7 +269,7 @@ class TractorEnv(AECEnv[str, dict[str, Any], ActionIndex]):
         selected agent now; ``ValueError`` if it is not offered."""
         return action_index(action, self.offer())
 
-    def _mask(self, agent: str) -> npt.NDArray[np.int8]:
+    def _mask(self, agent: str, view: SeatView | None = None) -> npt.NDArray[np.int8]:
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         seat = AGENTS.index(agent)
         if seat != self._acting:
@@ -276,13 +279,16 @@ class TractorEnv(AECEnv[str, dict[str, Any], ActionIndex]):
             for suit, count in self._round.bid_options(seat):
                 mask[bid_index(suit, count)] = 1
         else:
-            mask[PLAY_BASE : PLAY_BASE + len(self.offer().plays)] = 1
+            mask[PLAY_BASE : PLAY_BASE + len(self.offer(view).plays)] = 1
         return mask
 
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation (from its own view only) and its action mask."""
         view = self._round.view(AGENTS.index(agent))
-        observation: Observation = {"observation": encode_view(view, self._acting), "action_mask": self._mask(agent)}
+        observation: Observation = {
+            "observation": encode_view(view, self._acting),
+            "action_mask": self._mask(agent, view),
+        }
         if self.action_cards:
             cards = np.zeros((MAX_PLAYS, KINDS), dtype=np.int8)
             if AGENTS.index(agent) == self._acting:
