@@ -51,8 +51,10 @@ def _check_masks(env: TractorEnv, agent: str, observation: dict[str, Any], actio
 @pytest.mark.parametrize("kind", ["random", "heuristic"])
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_masks_are_never_empty_and_every_agent_move_is_in_its_mask(kind: str, preset: str) -> None:
-    trace = play_hand(TractorEnv(), agents_of(kind, 2), seed=31, options={"preset": preset}, check=_check_masks)
-    assert set(trace.rewards) == {"seat_0", "seat_1", "seat_2", "seat_3"}
+    for seed in range(31, 34):
+        options = {"preset": preset, "dealer": seed % 4, "start_level": "3456789TJQKA"[seed % 12]}
+        trace = play_hand(TractorEnv(), agents_of(kind, seed), seed=seed, options=options, check=_check_masks)
+        assert set(trace.rewards) == {"seat_0", "seat_1", "seat_2", "seat_3"}
 
 
 @pytest.mark.parametrize("kind", ["random", "heuristic"])
