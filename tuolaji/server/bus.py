@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -25,8 +26,9 @@ class HostedTables(Protocol):
     def on_command(self, table_id: str, envelope: Envelope) -> bool:
         """A command for ``table_id``; False if this node does not run that table."""
 
-    async def adopt(self, table_id: str) -> bool:
-        """Take over ``table_id`` (its lease is ours now) from its log; False if it is closed."""
+    async def adopt(self, table_ids: Sequence[str]) -> set[str]:
+        """Take over ``table_ids`` (their leases are ours now) from their logs, all in a few queries;
+        the ids taken (not a closed table's)."""
 
     def owned(self) -> dict[str, OwnedTable]:
         """The tables run here."""

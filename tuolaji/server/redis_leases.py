@@ -147,11 +147,17 @@ class Leases:
         for table_id in ids:
             pipe.exists(key("lease", table_id))
         orphans = [table_id for table_id, held in zip(ids, await pipe.execute(), strict=True) if not held]
+        if not orphans:
+            return
+        pipe = redis.pipeline(transaction=False)
         for table_id in orphans:
-            lease = key("lease", table_id)
-            if not await redis.set(lease, self.node_id, nx=True, px=self.lease_ms):
-                continue
-            self.owned.add(table_id)
-            if not await node.tables.adopt(table_id):
+            pipe.set(key("lease", table_id), self.node_id, nx=True, px=self.lease_ms)
+        won = [table_id for table_id, taken in zip(orphans, await pipe.execute(), strict=True) if taken]
+        if not won:
+            return
+        self.owned.update(won)
+        adopted = await node.tables.adopt(won)
+        for table_id in won:
+            if table_id not in adopted:
                 self.owned.discard(table_id)
-                await self.link.release(keys=[lease], args=[self.node_id])
+                await self.link.release(keys=[key("lease", table_id)], args=[self.node_id])
