@@ -23,10 +23,10 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def serve_options(code: Path) -> str:
-    """The source of the tree's ``tuolaji serve`` options (to see which ones an older tree knows)."""
-    server = code / "tuolaji" / "server"
-    module = server / "serve.py" if (server / "serve.py").exists() else server / "cli.py"
-    return module.read_text(encoding="utf-8")
+    """The tree's own ``tuolaji serve --help`` (to see which options an older tree knows)."""
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    command = [sys.executable, "-m", "tuolaji.server", "--help"]
+    return subprocess.run(command, cwd=code, env=env, check=True, capture_output=True, text=True).stdout
 
 
 def free_port() -> int:
