@@ -3,6 +3,7 @@ bearer tokens, the client's address (docs/PROTOCOL.md §1)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
@@ -13,6 +14,8 @@ from starlette.responses import JSONResponse, Response
 from tuolaji.store.accounts import AccountError
 
 MAX_BODY_BYTES: Final = 16 * 1024
+BODY_SECONDS: Final = 10.0
+"""How long a request body may take to arrive (a slow sender holds a connection no longer)."""
 MAX_ID: Final = 2**31 - 1
 """Row ids are 32-bit integers (``Integer`` columns): a larger one names nothing."""
 ERROR_STATUS: Final = {"nickname_taken": 409, "bad_credentials": 401, "busy": 503}
@@ -77,11 +80,32 @@ def query_int(request: Request, name: str, largest: int) -> int | None:
     return value
 
 
+def _too_large() -> HttpError:
+    return HttpError(413, "too_large", f"body over {MAX_BODY_BYTES} bytes")
+
+
+async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
+    """The request's body, read as it arrives and refused (413) as soon as it passes ``limit`` bytes
+    (at once when its ``Content-Length`` says so), so a huge body is never held; 408 if it does not
+    arrive within :data:`BODY_SECONDS`."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not (declared.isascii() and declared.isdigit()) or int(declared) > limit):
+        raise _too_large()
+    raw = bytearray()
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            async for chunk in request.stream():
+                raw += chunk
+                if len(raw) > limit:
+                    raise _too_large()
+    except TimeoutError:
+        raise HttpError(408, "timeout", f"the body did not arrive within {BODY_SECONDS:g} s") from None
+    return bytes(raw)
+
+
 async def json_body(request: Request) -> dict[str, Any]:
     """The request's JSON object body (``{}`` when empty); 413 or 400 when it is not one."""
-    raw = await request.body()
-    if len(raw) > MAX_BODY_BYTES:
-        raise HttpError(413, "too_large", f"body over {MAX_BODY_BYTES} bytes")
+    raw = await read_body(request)
     if not raw.strip():
         return {}
     try:
