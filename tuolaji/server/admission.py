@@ -19,7 +19,7 @@ from tuolaji.server.connection import Connection
 from tuolaji.server.courier import Courier
 from tuolaji.server.feed import LobbyFeed
 from tuolaji.server.hosting import Hosting
-from tuolaji.server.limits import JOIN_BURST, JOINS_PER_MINUTE, KeyedLimiter
+from tuolaji.server.limits import JOIN_BURST, JOINS_PER_MINUTE, KeyedLimiter, TableLimiter
 from tuolaji.server.placement import Placement
 from tuolaji.server.tablehost import player_of
 from tuolaji.wire.inbound import ClientMessage, NewTable, TakeSeat
@@ -38,6 +38,7 @@ class Admission:
         self.feed = feed
         self.courier = courier
         self.join_limiter: KeyedLimiter[int] = KeyedLimiter.per_minute(JOINS_PER_MINUTE, JOIN_BURST)
+        self.table_limiter = TableLimiter(hosting.services.config.tables_per_minute)
 
     def _already_seated(self, conn: Connection, msg: ClientMessage, table_id: str | None) -> None:
         conn.error("already_seated", f"{msg.type}: leave your current table first", msg.id, params={"table": table_id})
@@ -130,7 +131,7 @@ class Admission:
         if self.placement.busy(conn.id):
             self._already_seated(conn, msg, self.placement.where(conn.id))
             return
-        if not await self._may_sit(conn, msg):
+        if not self._may_open(conn, msg) or not await self._may_sit(conn, msg):
             return
         options = self._options(conn, msg, request)
         if options is None:
@@ -155,6 +156,16 @@ class Admission:
             host.post(PlayNow(conn.id, player, request.bot, msg.id))
         else:
             host.post(Join(conn.id, player, request.seat, msg.id))
+
+    def _may_open(self, conn: Connection, msg: ClientMessage) -> bool:
+        """Whether ``conn``'s address may open another table now (``table_limiter``); else it is told why."""
+        retry = self.table_limiter.check(conn.address, time.monotonic())
+        if retry is None:
+            return True
+        limit = self.table_limiter.burst
+        text = f"{msg.type}: at most {limit:g} new tables a minute from one address; try again in {retry} s"
+        conn.error("rate_limited", text, msg.id, params={"reason": "tables", "seconds": retry, "limit": limit})
+        return False
 
     def _options(self, conn: Connection, msg: ClientMessage, request: NewTable) -> TableOptions | None:
         """The new table's options (the defaults, overridden by the request's); None: refused."""

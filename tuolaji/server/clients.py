@@ -10,12 +10,17 @@ from __future__ import annotations
 import collections
 import itertools
 import logging
+import time
+from datetime import UTC
+
+from sqlalchemy import select
 
 from tuolaji.server.bus import BusDown, node_of
 from tuolaji.server.connection import CLOSE_LOGGED_OUT, CLOSE_REPLACED, Connection
 from tuolaji.server.placement import Placement
 from tuolaji.server.services import Services
 from tuolaji.store.accounts import session_id
+from tuolaji.store.models import SessionToken
 from tuolaji.wire.nodes import Delivery, SeatRef
 from tuolaji.wire.outbound import PROTOCOL_VERSION, dumps, error_message, message
 
@@ -73,6 +78,7 @@ class Clients:
             conn.error("bad_token", "hello: unknown or logged-out token", ref)
             return None
         conn.account, conn.token = account, token
+        conn.session_ends = await self._session_ends(token)
         place = await self._take_over(conn, account.id)
         conn.send(
             message(
@@ -87,6 +93,28 @@ class Clients:
         if ref is not None:
             conn.send(message("ack", ref=ref))
         return place
+
+    async def _session_ends(self, token: str) -> float:
+        """When ``token``'s session expires (``time.time()`` seconds; now if it is gone already)."""
+        accounts = self.services.accounts
+        async with accounts.db.sessions() as session:
+            created = await session.scalar(
+                select(SessionToken.created_at).where(SessionToken.token_hash == session_id(token))
+            )
+        if created is None:
+            return time.time()
+        if created.tzinfo is None:
+            created = created.replace(tzinfo=UTC)  # SQLite keeps no zone; the column is UTC
+        return (created + accounts.session_life).timestamp()
+
+    def session_over(self, conn: Connection, ref: str | int | None) -> bool:
+        """Whether ``conn``'s session has expired; if so it is told and closed (every command checks)."""
+        if time.time() < conn.session_ends:
+            return False
+        text = "your session expired; log in again (this connection is closed)"
+        conn.error("bad_token", text, ref, params={"reason": "expired"})
+        conn.close(CLOSE_LOGGED_OUT, "session expired")
+        return True
 
     async def _take_over(self, conn: Connection, account_id: int) -> SeatRef | None:
         """``conn`` is the account's connection now: close the one it replaces (here or on another

@@ -21,7 +21,15 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from tuolaji.server.connection import OUTBOX_BYTES
-from tuolaji.server.limits import ACCOUNT_RATE_PER_MINUTE, GUESTS_PER_HOUR, RATE_BURST, RATE_PER_SECOND
+from tuolaji.server.deadlines import HEADER_TIMEOUT, KEEP_ALIVE_TIMEOUT
+from tuolaji.server.feed import LOBBY_PER_ADDRESS
+from tuolaji.server.limits import (
+    ACCOUNT_RATE_PER_MINUTE,
+    GUESTS_PER_HOUR,
+    RATE_BURST,
+    RATE_PER_SECOND,
+    TABLES_PER_MINUTE,
+)
 from tuolaji.store.accounts import DEFAULT_SESSION_DAYS, DEFAULT_START_SILVER
 from tuolaji.store.db import DEFAULT_URL
 from tuolaji.store.passwords import HASH_QUEUE, HASH_THREADS
@@ -241,6 +249,37 @@ class ServerConfig:
             above=0,
             unit=1024,
         ),
+    )
+    header_timeout: float = option(
+        HEADER_TIMEOUT,
+        Option(
+            "seconds an HTTP connection has to send a request's headers, from its opening or its last response "
+            "(idle and slow-loris sockets are closed)",
+            above=0,
+        ),
+    )
+    keep_alive_timeout: float = option(
+        KEEP_ALIVE_TIMEOUT, Option("seconds an idle keep-alive HTTP connection stays open after a response", above=0)
+    )
+    max_connections: int = option(
+        0,
+        Option(
+            "HTTP and WebSocket connections and requests the server takes at once; more are answered 503 (0: no limit)",
+            at_least=0,
+        ),
+    )
+    tables_per_minute: float = option(
+        TABLES_PER_MINUTE,
+        Option(
+            "tables (create_table, play_now) one client address may open per minute, in bursts of as many "
+            "(0: no limit)",
+            flag="--tables-per-address",
+            at_least=0,
+        ),
+    )
+    lobby_per_address: int = option(
+        LOBBY_PER_ADDRESS,
+        Option("connections of one client address that may follow the lobby list at once (0: no limit)", at_least=0),
     )
     ws_deflate: bool = option(
         False, Option("offer permessage-deflate compression on WebSockets (less traffic, more CPU per message)")

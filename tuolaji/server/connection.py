@@ -13,6 +13,7 @@ import asyncio
 import collections
 import contextlib
 import logging
+import math
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -43,7 +44,10 @@ CLOSE_HELLO_TIMEOUT = 4003
 CLOSE_TOO_MANY = 4029
 """Too many connections from one client address."""
 CLOSE_LOGGED_OUT = 4004
-"""The connection's token was logged out."""
+"""The connection's token was logged out, or its session expired."""
+CLOSE_GOING = 1001
+CLOSE_INTERNAL = 1011
+"""Internal error (RFC 6455): the server could not send a message."""
 
 
 class Connection:
@@ -61,6 +65,8 @@ class Connection:
         self.id = client_id
         self.account: AccountData | None = None
         self.token: str | None = None
+        self.session_ends = math.inf
+        """When the session of ``token`` expires (``time.time()`` seconds; checked on every command)."""
         self.address = ""
         """The client address it came from (``X-Forwarded-For`` only from a trusted proxy)."""
         self.limiter = RateLimiter(rate, burst)
@@ -146,7 +152,19 @@ class Connection:
                 await self._wakeup
                 self._wakeup = None
         except (WebSocketDisconnect, RuntimeError, OSError):
-            self.closed.set()
+            await self._writer_ended(CLOSE_GOING, "the connection is gone")
+        except Exception:
+            log.exception("client %s: sending a message failed; closing the connection", self.id)
+            await self._writer_ended(CLOSE_INTERNAL, "internal error while sending a message")
+
+    async def _writer_ended(self, code: int, reason: str) -> None:
+        """The writer cannot send any more: drop what is queued and close the socket, so its reader
+        (waiting for the client's next frame) ends too and the client is cleaned up."""
+        self.closed.set()
+        self._outbox.clear()
+        self.queued_bytes = 0
+        if self._open():
+            await self._close_now(code, reason)
 
     def _open(self) -> bool:
         return (

@@ -215,3 +215,15 @@ class EscapeCooldown(Backoff[int]):
         forget_after: float = ESCAPE_FORGET_SECONDS,
     ) -> None:
         super().__init__(0, base, longest, forget_after)
+
+
+TABLES_PER_MINUTE: Final = 30.0
+"""Tables (``create_table``, ``play_now``) one client address may open per minute, in bursts of as many."""
+
+
+class TableLimiter(KeyedLimiter[str]):
+    """New tables per client address (``tables_per_minute``, beside each account's seats per
+    minute): many guests of one address cannot open tables faster than one household would."""
+
+    def __init__(self, per_minute: float = TABLES_PER_MINUTE) -> None:
+        super().__init__(per_minute / 60.0, per_minute)

@@ -47,6 +47,8 @@ class Router:
         if isinstance(request, Hello):
             await self._hello(conn, request.token, ref)
             return
+        if conn.account is not None and self.clients.session_over(conn, ref):
+            return
         if isinstance(request, Ping):
             conn.send(message("pong", ref=ref) if ref is not None else message("pong"))
             return
@@ -59,8 +61,8 @@ class Router:
             return
         match request:
             case Subscribe(on):
-                self.feed.subscribe(conn, on)
-                if ref is not None:
+                limit = self.hosting.services.config.lobby_per_address
+                if self.feed.subscribe(conn, on, limit, ref) and ref is not None:
                     conn.send(message("ack", ref=ref))
             case NewTable():
                 await self.admission.create(conn, msg, request)
@@ -88,7 +90,7 @@ class Router:
 
     def disconnected(self, conn: Connection) -> None:
         """A connection closed: unsubscribe it and tell its table (R46), unless the server is stopping."""
-        self.feed.subscribers.discard(conn)
+        self.feed.forget(conn)
         self.clients.disconnected(conn)
         tables = self.placement.forget(conn.id)
         if self.hosting.stopping:

@@ -16,6 +16,7 @@ from typing import Any
 
 from tuolaji.native import build
 from tuolaji.server.config import Option, ServerConfig, options
+from tuolaji.server.deadlines import Config, http_protocol
 
 GC_THRESHOLD = 20_000
 WS_MAX_BYTES = 1024 * 1024
@@ -106,8 +107,12 @@ def serve(config: ServerConfig) -> None:
             await super().shutdown(sockets)
 
     server = Server(
-        uvicorn.Config(
+        Config(
             app,
+            header_timeout=config.header_timeout,
+            http=http_protocol(),
+            timeout_keep_alive=config.keep_alive_timeout,
+            limit_concurrency=config.max_connections or None,
             host=config.host,
             port=config.port,
             ws="websockets-sansio",

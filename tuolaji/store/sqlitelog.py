@@ -25,7 +25,8 @@ from tuolaji.store.db import SQLITE_PRAGMAS
 _INSERT = "INSERT INTO table_log (table_id, seq, entry) VALUES (?, ?, ?)"
 _DROP_BEFORE = "DELETE FROM table_log WHERE table_id = ? AND seq < ?"
 _DROP_ALL = "DELETE FROM table_log WHERE table_id = ?"
-_CLOSE = "UPDATE live_tables SET open = 0 WHERE id = ?"
+_CLOSE = "DELETE FROM live_tables WHERE id = ?"
+"""A closed table's row goes (its log rows first; its hands are in ``hands``, by table id only)."""
 
 
 def tidy_plan(first_seq: int, entries: Sequence[Entry]) -> tuple[bool, int | None]:

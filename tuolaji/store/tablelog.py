@@ -287,12 +287,13 @@ async def _write_rows(connection: AsyncConnection, writes: list[LogWrite]) -> li
 
 
 def _tidy(table_id: str, closed: bool, snapshot: int | None) -> list[Executable]:
-    """The statements of :func:`~tuolaji.store.sqlitelog.tidy_plan`: a closed table's log goes and
-    the table is marked closed; the rows a snapshot replaces go."""
+    """The statements of :func:`~tuolaji.store.sqlitelog.tidy_plan`: a closed table's log and its
+    ``live_tables`` row go (its finished hands are in ``hands``, which names the table by id only);
+    the rows a snapshot replaces go."""
     if closed:
         return [
             delete(TableLogEntry).where(TableLogEntry.table_id == table_id),
-            update(LiveTable).where(LiveTable.id == table_id).values(open=False),
+            delete(LiveTable).where(LiveTable.id == table_id),
         ]
     if snapshot is not None:
         return [delete(TableLogEntry).where(TableLogEntry.table_id == table_id, TableLogEntry.seq < snapshot)]
