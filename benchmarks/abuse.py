@@ -22,6 +22,15 @@ Every attack is bounded in count and time and goes only to a server it starts it
   subscriber got.
 - ``farm``: through the server, a broke guest joins an accomplice's table and escapes during the
   deal over and over for ``--seconds``: escapes made, the accomplice's 積分 and silver after.
+- ``bodies`` (issue 46): six 256 MiB ``POST /api/login`` bodies at once from one address: the
+  server's RSS before and at its peak, and what each got.
+- ``idle``: 600 sockets, half sending nothing and half stopping mid-header: how many are still
+  open after 30 s, and whether ``/api/health`` answers.
+- ``togglers``: 19 guests of one address, each at a busy table, toggling ``lobby`` off and on at 90
+  messages a second and reading everything, for ``--seconds``: a bystander's ping p50/p99/max and
+  the MB they drew.
+- ``tables``: 20 guests of one address ``create_table`` and ``leave`` over and over for 60 s: tables
+  made per minute, refusals, ``live_tables`` rows left.
 
     .venv/bin/python benchmarks/abuse.py                                   # this tree
     mkdir /tmp/before && git archive 4633f3d | tar -x -C /tmp/before
@@ -41,6 +50,7 @@ import json
 import os
 import re
 import socket
+import sqlite3
 import statistics
 import struct
 import subprocess
@@ -57,7 +67,20 @@ from servers import unlimited
 from websockets.asyncio.client import connect
 
 REPO = Path(__file__).resolve().parent.parent
-SCENARIOS = ("login", "guest", "argon2", "escape", "thinking", "slow", "lobby", "farm")
+SCENARIOS = (
+    "login",
+    "guest",
+    "argon2",
+    "escape",
+    "thinking",
+    "slow",
+    "lobby",
+    "farm",
+    "bodies",
+    "idle",
+    "togglers",
+    "tables",
+)
 OPEN = {"deal_interval_ms": 0, "bid_window_seconds": 0.5, "review_seconds": 0, "turn_seconds": 60}
 _RUNNING = re.compile(r"Uvicorn running on (http://[\d.]+:\d+)")
 MAX_SECONDS = 120.0
@@ -326,6 +349,242 @@ def farming(seconds: float) -> Scenario:
     return run
 
 
+BODY_BYTES = 256 * 1024 * 1024
+
+
+def big_body(url: str, deadline: float) -> str:
+    """One ``POST /api/login`` declaring and sending a 256 MiB body, 1 MiB at a time, until the server
+    answers or closes (or ``deadline``): the status it answered, or how the sending ended."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(
+            f"POST /api/login HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {BODY_BYTES}\r\n\r\n".encode()
+        )
+        piece = b" " * (1 << 20)
+        sent = 0
+        try:
+            while sent < BODY_BYTES and time.monotonic() < deadline:
+                sock.sendall(piece)
+                sent += len(piece)
+            sock.settimeout(max(1.0, deadline - time.monotonic()))
+            answer = sock.recv(256)
+        except OSError:
+            sock.settimeout(5)
+            try:
+                answer = sock.recv(256)
+            except OSError:
+                return "closed"
+        return answer.split(b" ")[1].decode() if answer.startswith(b"HTTP/1.1 ") else "closed"
+
+
+def huge_bodies(parallel: int = 6) -> Callable[[Server], Awaitable[dict[str, Any]]]:
+    """``parallel`` 256 MiB log-in bodies at once from one address: the server's RSS before and at its peak."""
+
+    async def run(server: Server) -> dict[str, Any]:
+        pid = server.process.pid
+        before = rss_mib(pid)
+        deadline = time.monotonic() + MAX_SECONDS
+        senders = [asyncio.create_task(asyncio.to_thread(big_body, server.url, deadline)) for _ in range(parallel)]
+        peak = before
+        while not all(sender.done() for sender in senders):
+            peak = max(peak, rss_mib(pid))
+            await asyncio.sleep(0.05)
+        answers = [sender.result() for sender in senders]
+        return {
+            "rss_before_mib": round(before),
+            "rss_peak_mib": round(peak),
+            "growth_mib": round(peak - before),
+            "answers": sorted(answers),
+        }
+
+    return run
+
+
+def still_open(sock: socket.socket) -> bool:
+    """Whether the server still holds ``sock`` open (nothing to read, no end of stream)."""
+    sock.setblocking(False)
+    try:
+        return sock.recv(1) != b""
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+
+
+def idle_sockets(count: int = 600, wait: float = 30.0) -> Scenario:
+    """``count`` sockets, half sending nothing and half stopping in the middle of their headers: how
+    many the server still holds after ``wait`` seconds, and whether ``/api/health`` answers meanwhile."""
+
+    async def run(url: str) -> dict[str, Any]:
+        host, port = url.removeprefix("http://").split(":")
+        sockets = []
+        for number in range(count):
+            sock = socket.create_connection((host, int(port)), timeout=10)
+            if number % 2:
+                sock.sendall(f"GET /api/health HTTP/1.1\r\nHost: {host}\r\nX-Slow: ".encode())
+            sockets.append(sock)
+        await asyncio.sleep(wait)
+        open_idle = sum(still_open(sock) for sock in sockets[0::2])
+        open_half = sum(still_open(sock) for sock in sockets[1::2])
+        async with httpx.AsyncClient(base_url=url, timeout=10) as http:
+            health = (await http.get("/api/health")).status_code
+        for sock in sockets:
+            sock.close()
+        return {
+            "sockets": count,
+            "seconds": wait,
+            "open_idle": open_idle,
+            "open_half_header": open_half,
+            "health": health,
+        }
+
+    return run
+
+
+class Counting:
+    """A WebSocket client that counts what it reads (bytes, messages) without keeping it."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.bytes = 0
+        self.messages = 0
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        with contextlib.suppress(Exception):
+            async for frame in self.ws:
+                self.bytes += len(frame)
+                self.messages += 1
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+        self._reader.cancel()
+
+
+def lobby_togglers(seconds: float, togglers: int = 19) -> Scenario:
+    """``togglers`` guests of one address, each at a busy table of its own, send ``lobby`` off and on as
+    fast as their rate limit lets them and read all they get: a bystander's ping p50/p99/max, and
+    the bytes the togglers drew."""
+
+    async def run(url: str) -> dict[str, Any]:
+        async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+            players = [await Ws.guest(url, http) for _ in range(togglers)]
+            for player in players:
+                await player.send("play_now", options=OPEN)
+                await player.until(lambda m: m["type"] == "table")
+                await player.send("autoplay", on=True)
+            tokens = [(await http.post("/api/guest")).json()["token"] for _ in range(togglers + 1)]
+        ws_url = url.replace("http://", "ws://") + "/ws"
+        clients = [Counting(await connect(ws_url, max_size=None)) for _ in range(togglers)]
+        for client, token in zip(clients, tokens, strict=False):
+            await client.ws.send(json.dumps({"v": 2, "type": "hello", "token": token}))
+        stop = asyncio.Event()
+        off = json.dumps({"v": 2, "type": "lobby", "on": False})
+        on = json.dumps({"v": 2, "type": "lobby", "on": True})
+
+        async def toggle(client: Counting) -> int:
+            count = 0
+            with contextlib.suppress(Exception):
+                while not stop.is_set():
+                    await client.ws.send(off)
+                    await client.ws.send(on)
+                    count += 2
+                    await asyncio.sleep(0.022)  # 90 messages a second, under the limit of 100
+            return count
+
+        pings = asyncio.create_task(pinger(url, tokens[-1], stop))
+        toggling = [asyncio.create_task(toggle(client)) for client in clients]
+        await asyncio.sleep(seconds)
+        stop.set()
+        toggled = sum(await asyncio.gather(*toggling))
+        times = await pings
+        drawn = sum(client.bytes for client in clients)
+        for client in clients:
+            await client.close()
+        for player in players:
+            await player.close()
+        return {**percentiles(times), "toggles": toggled, "seconds": seconds, "mb_drawn": round(drawn / 1e6, 1)}
+
+    return run
+
+
+async def answer_to(client: Ws, ref: int) -> dict[str, Any]:
+    """The ``ack`` or ``error`` answering the message ``ref`` of ``client`` (bounded)."""
+    return await client.until(lambda m: m.get("ref") == ref and m["type"] in ("ack", "error"), 10)
+
+
+def table_spam(seconds: float = 60.0, guests: int = 20) -> Callable[[Server], Awaitable[dict[str, Any]]]:
+    """``guests`` of one address each ``create_table`` then ``leave``, over and over, for ``seconds``:
+    tables made (and per minute), refusals, and the ``live_tables`` rows left in the database."""
+
+    async def run(server: Server) -> dict[str, Any]:
+        url = server.url
+        async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+            clients = [await Ws.guest(url, http) for _ in range(guests)]
+        deadline = time.monotonic() + seconds
+        made = refused = 0
+
+        async def spam(client: Ws) -> None:
+            nonlocal made, refused
+            while time.monotonic() < deadline:
+                client.got.clear()
+                answer = await answer_to(client, await client.send("create_table", options=OPEN))
+                if answer["type"] == "error":
+                    refused += 1
+                    await asyncio.sleep(0.1)
+                    continue
+                made += 1
+                await answer_to(client, await client.send("leave"))
+
+        await asyncio.gather(*(spam(client) for client in clients))
+        for client in clients:
+            await client.close()
+        with sqlite3.connect(Path(server.folder.name) / "abuse.sqlite3") as db:
+            rows = db.execute("SELECT count(*) FROM live_tables").fetchone()[0]
+        return {
+            "guests": guests,
+            "seconds": seconds,
+            "tables_made": made,
+            "per_minute": round(made * 60 / seconds),
+            "refused": refused,
+            "live_tables_rows": rows,
+        }
+
+    return run
+
+
+def without(args: Sequence[str], flag: str) -> tuple[str, ...]:
+    """``args`` (flag, value pairs) without ``flag`` and its value."""
+    pairs = zip(args[0::2], args[1::2], strict=True)
+    return tuple(word for option, value in pairs if option != flag for word in (option, value))
+
+
+async def bounds(repo: Path, chosen: list[str], seconds: float) -> dict[str, Any]:
+    """Issue 46's bounds on requests and sockets (``bodies``, ``idle``, ``togglers``, ``tables``), each
+    against a fresh server from ``repo``."""
+    report: dict[str, Any] = {}
+    if "bodies" in chosen:
+        server = Server(repo, ())
+        try:
+            report["bodies_6x256MiB"] = await huge_bodies()(server)
+        finally:
+            server.stop()
+    if "idle" in chosen:
+        report["idle_sockets_600"] = await with_server(repo, (), idle_sockets())
+    if "togglers" in chosen:
+        args = without(unlimited(repo), "--lobby-per-address")
+        report["lobby_19_togglers"] = await with_server(repo, args, lobby_togglers(seconds))
+    if "tables" in chosen:
+        server = Server(repo, without(unlimited(repo), "--tables-per-address"))
+        try:
+            report["table_spam_20_guests"] = await table_spam()(server)
+        finally:
+            server.stop()
+    return report
+
+
 async def with_server(repo: Path, args: Sequence[str], run: Scenario) -> dict[str, Any]:
     """``run(url)`` against a fresh server from ``repo`` started with ``args``."""
     server = Server(repo, args)
@@ -531,6 +790,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     if "farm" in chosen:
         args_farm = ("--bot-delay", "0", "--next-hand-delay", "0", *unlimited(repo))
         report["escape_farming_server"] = await with_server(repo, args_farm, farming(seconds))
+    report.update(await bounds(repo, chosen, seconds))
     if "thinking" in chosen:
         report["thinking_server_pace"] = await fairness(seconds, args.budget_ms, bot_delay=0.6)
         report["thinking_flat_out"] = await fairness(seconds, args.budget_ms, bot_delay=0.0)

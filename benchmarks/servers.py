@@ -83,7 +83,13 @@ def unlimited(code: Path) -> tuple[str, ...]:
     """Options that switch off the per-address limits the tree's ``tuolaji serve`` knows (every
     client comes from 127.0.0.1 here)."""
     cli = serve_options(code)
-    wanted = [("--account-rate", "0"), ("--guests-per-hour", "0"), ("--max-connections-per-address", "0")]
+    wanted = [
+        ("--account-rate", "0"),
+        ("--guests-per-hour", "0"),
+        ("--max-connections-per-address", "0"),
+        ("--tables-per-address", "0"),
+        ("--lobby-per-address", "0"),
+    ]
     return tuple(word for option, value in wanted if option in cli for word in (option, value))
 
 
