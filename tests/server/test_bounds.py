@@ -78,15 +78,17 @@ def error_of(response: bytes) -> tuple[int, dict[str, Any]]:
 
 
 async def test_a_body_past_the_limit_is_refused_before_it_is_all_sent(live_server: LiveServer) -> None:
-    """A declared 256 MiB body is answered 413 from its headers alone; a chunked one (no length) is
-    answered 413 once it passes the limit, while the client has sent a fraction of it."""
+    """A declared 256 MiB body is answered 413 from its headers alone and the connection closed; a
+    chunked one (no length) is answered 413 once it passes the limit, while the client has sent a
+    fraction of it."""
     declared = connect(live_server.url)
     declared.sendall(
         b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 268435456\r\n\r\n"
     )
-    answer, _ = await asyncio.to_thread(read_until_closed, declared, 10.0)
+    answer, after = await asyncio.to_thread(read_until_closed, declared, 10.0)
     status, error = error_of(answer)
     assert (status, error["code"]) == (413, "too_large") and str(MAX_BODY_BYTES) in error["message"]
+    assert after is not None and after < 3.0  # closed at once (not after the 5 s keep-alive): the rest is never read
     declared.close()
 
     chunked = connect(live_server.url)

@@ -81,7 +81,8 @@ def query_int(request: Request, name: str, largest: int) -> int | None:
 
 
 def _too_large() -> HttpError:
-    return HttpError(413, "too_large", f"body over {MAX_BODY_BYTES} bytes")
+    """413; the connection closes after it, so the rest of the body is not read (nor parsed) at all."""
+    return HttpError(413, "too_large", f"body over {MAX_BODY_BYTES} bytes", {"Connection": "close"})
 
 
 async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
