@@ -4,6 +4,7 @@ nicknames, input that is not valid Unicode, bounded argon2, and the skeleton-key
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import timedelta
 
 import pytest
@@ -159,5 +160,52 @@ async def test_migrations_0003_and_0005_rekey_nicknames_and_every_account_still_
         async with engine.begin() as connection:
             await connection.run_sync(lambda sync: command.downgrade(alembic_config(sync), "0001"))
         assert await keys() == {nickname: nickname.lower() for nickname in nicknames}
+    finally:
+        await engine.dispose()
+
+
+async def test_migration_0005_marks_the_hands_of_private_tables_private(url: str) -> None:
+    """Hands stored before 0005: private where their table's log says so, public where it says
+    public, private where no log is left (nobody can tell); their players keep their rows."""
+    engine = make_engine(url)
+    try:
+        await migrate(engine, "0004_boards_and_sides")
+        logs = {
+            "pub": [{"t": "round", "number": 1, "private": False}],
+            "priv": [{"t": "private", "code": "c" * 16, "creator": 1}, {"t": "sit", "seat": 0}],
+            "snap": [{"t": "round", "number": 3, "private": True}],
+        }
+        async with engine.begin() as connection:
+            for number, table_id in enumerate(("pub", "priv", "snap", "gone"), start=1):
+                await connection.execute(
+                    text(
+                        "INSERT INTO hands (id, table_id, number, seed, options, setup, actions, result, seats,"
+                        " settlement, started_at, finished_at) VALUES (:id, :t, 1, '1', '{}', '{}', '[]', '{}',"
+                        " '[]', '[]', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
+                    ),
+                    {"id": number, "t": table_id},
+                )
+            for table_id, entries in logs.items():
+                await connection.execute(
+                    text(
+                        "INSERT INTO live_tables (id, options, fence, open, created_at)"
+                        " VALUES (:t, '{}', 0, false, CURRENT_TIMESTAMP)"
+                    ),
+                    {"t": table_id},
+                )
+                for seq, entry in enumerate(entries):
+                    await connection.execute(
+                        text("INSERT INTO table_log (table_id, seq, entry) VALUES (:t, :s, :e)"),
+                        {"t": table_id, "s": seq, "e": json.dumps(entry)},
+                    )
+        await migrate(engine)
+        async with engine.connect() as connection:
+            rows = (await connection.execute(text("SELECT table_id, private FROM hands ORDER BY id"))).all()
+        assert [(table_id, bool(private)) for table_id, private in rows] == [
+            ("pub", False),
+            ("priv", True),
+            ("snap", True),
+            ("gone", True),
+        ]
     finally:
         await engine.dispose()
