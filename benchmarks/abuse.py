@@ -31,6 +31,14 @@ Every attack is bounded in count and time and goes only to a server it starts it
   the MB they drew.
 - ``tables``: 20 guests of one address ``create_table`` and ``leave`` over and over for 60 s: tables
   made per minute, refusals, ``live_tables`` rows left.
+- ``eviction`` (issue 46): a registered account's log-in is locked by 5 wrong guesses; then, for
+  ``--seconds``, rounds of 10,080 failed log-ins with unknown nicknames from 336 addresses (made-up
+  ``X-Forwarded-For`` through a trusted proxy, 30 each: the per-address limit), each followed by
+  guesses at the account until one is refused: how many guesses had their password checked, and
+  how many the documented back-off allows in that time.
+- ``concurrency`` (issue 46): 12 clients guessing at one account at once, each guess from another
+  address, for ``--seconds`` (a locked client polls every 0.2 s): checks of the first 12 at once,
+  and in all, against what the back-off allows.
 
     .venv/bin/python benchmarks/abuse.py                                   # this tree
     mkdir /tmp/before && git archive 4633f3d | tar -x -C /tmp/before
@@ -80,6 +88,8 @@ SCENARIOS = (
     "idle",
     "togglers",
     "tables",
+    "eviction",
+    "concurrency",
 )
 OPEN = {"deal_interval_ms": 0, "bid_window_seconds": 0.5, "review_seconds": 0, "turn_seconds": 60}
 _RUNNING = re.compile(r"Uvicorn running on (http://[\d.]+:\d+)")
@@ -688,6 +698,121 @@ def argon2_flood(seconds: float, clients: int = 12) -> Scenario:
     return run
 
 
+LOCK_SCHEDULE = (0.0, 0.0, 0.0, 0.0, 0.0, 30.0, 90.0, 210.0, 450.0, 930.0, 1830.0)
+"""When the documented back-off lets guesses at one nickname start, from the first (4 free failures,
+then 30 s doubling up to 15 min)."""
+PROXY = ("--forwarded-allow-ips", "127.0.0.1")
+
+
+def allowed_guesses(seconds: float) -> int:
+    """Guesses the documented back-off allows at one nickname within ``seconds`` of the first."""
+    return sum(start <= seconds for start in LOCK_SCHEDULE)
+
+
+class Addresses:
+    """Made-up client addresses (documentation ranges and 10/8), each used for at most 30 requests."""
+
+    def __init__(self) -> None:
+        self._next = itertools.count(1)
+
+    def take(self) -> str:
+        number = next(self._next)
+        return f"10.{number >> 16 & 255}.{number >> 8 & 255}.{number & 255}"
+
+
+async def guess(http: httpx.AsyncClient, nickname: str, address: str, password: str = "wrong-guess") -> int:
+    """One log-in at ``nickname`` from ``address``; its status."""
+    answer = await http.post(
+        "/api/login", json={"nickname": nickname, "password": password}, headers={"X-Forwarded-For": address}
+    )
+    return answer.status_code
+
+
+async def unknown_flood(http: httpx.AsyncClient, addresses: Addresses, count: int = 10_080, per: int = 30) -> int:
+    """``count`` failed log-ins with unknown nicknames, ``per`` from each address, 16 at a time."""
+    sources = [addresses.take() for _ in range(-(-count // per))]
+    done = 0
+
+    async def worker(numbers: range) -> None:
+        nonlocal done
+        for n in numbers:
+            await guess(http, f"nobody-{sources[n // per]}-{n}", sources[n // per])
+            done += 1
+
+    await asyncio.gather(*(worker(range(k, count, 16)) for k in range(16)))
+    return done
+
+
+def eviction_attack(seconds: float) -> Scenario:
+    """Lock an account, then flood unknown nicknames and guess again, for ``seconds``."""
+
+    async def run(url: str) -> dict[str, Any]:
+        addresses = Addresses()
+        async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+            made = await http.post("/api/register", json={"nickname": "victim", "password": "Tuolaji-victim-1"})
+            assert made.status_code == 201, made.text
+            started = time.monotonic()
+            checks = rounds = flooded = 0
+            for _ in range(6):
+                code = await guess(http, "victim", addresses.take())
+                checks += code == 401
+                if code == 429:
+                    break
+            while time.monotonic() - started < seconds:
+                flooded += await unknown_flood(http, addresses)
+                rounds += 1
+                for _ in range(6):
+                    code = await guess(http, "victim", addresses.take())
+                    checks += code == 401
+                    if code != 401:
+                        break
+            elapsed = time.monotonic() - started
+        return {
+            "seconds": round(elapsed, 1),
+            "flood_rounds": rounds,
+            "unknown_logins": flooded,
+            "victim_checks": checks,
+            "back_off_allows": allowed_guesses(elapsed),
+            "per_15_min_at_this_pace": round(checks * 900 / elapsed),
+        }
+
+    return run
+
+
+def concurrent_guessing(seconds: float, clients: int = 12) -> Scenario:
+    """``clients`` guessing loops at one account, each guess from a fresh address, for ``seconds``."""
+
+    async def run(url: str) -> dict[str, Any]:
+        addresses = Addresses()
+        async with httpx.AsyncClient(base_url=url, timeout=60, limits=httpx.Limits(max_connections=64)) as http:
+            made = await http.post("/api/register", json={"nickname": "victim", "password": "Tuolaji-victim-1"})
+            assert made.status_code == 201, made.text
+            first = await asyncio.gather(*(guess(http, "victim", addresses.take()) for _ in range(clients)))
+            started = time.monotonic()
+            codes: list[int] = list(first)
+
+            async def loop() -> None:
+                while time.monotonic() - started < seconds:
+                    code = await guess(http, "victim", addresses.take())
+                    codes.append(code)
+                    if code != 401:
+                        await asyncio.sleep(0.2)
+
+            await asyncio.gather(*(loop() for _ in range(clients)))
+            elapsed = time.monotonic() - started
+        return {
+            "seconds": round(elapsed, 1),
+            "first_12_at_once_checked": first.count(401),
+            "first_12_at_once_busy_503": first.count(503),
+            "victim_checks": codes.count(401),
+            "refused_429": codes.count(429),
+            "busy_503": codes.count(503),
+            "back_off_allows": allowed_guesses(elapsed),
+        }
+
+    return run
+
+
 def escape_farming() -> dict[str, Any]:
     """A broke account escapes 487 times; its accomplice is an opponent (seat 1), starting at 0 積分, 1,000 silver."""
     from tuolaji.game import RoundResult
@@ -791,6 +916,10 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         args_farm = ("--bot-delay", "0", "--next-hand-delay", "0", *unlimited(repo))
         report["escape_farming_server"] = await with_server(repo, args_farm, farming(seconds))
     report.update(await bounds(repo, chosen, seconds))
+    if "eviction" in chosen:
+        report["login_eviction_attack"] = await with_server(repo, PROXY, eviction_attack(seconds))
+    if "concurrency" in chosen:
+        report["login_12_concurrent_guessers"] = await with_server(repo, PROXY, concurrent_guessing(seconds))
     if "thinking" in chosen:
         report["thinking_server_pace"] = await fairness(seconds, args.budget_ms, bot_delay=0.6)
         report["thinking_flat_out"] = await fairness(seconds, args.budget_ms, bot_delay=0.0)

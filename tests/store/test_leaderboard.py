@@ -149,7 +149,7 @@ def _hand(number: int, dealer: int, winning_team: int | None, seats: list[HandSe
 
 async def test_a_profile_counts_hands_per_side_and_lists_the_latest(db: Database) -> None:
     accounts = Accounts(db)
-    alice = (await accounts.register("Alice", "password1"))[1]
+    alice = (await accounts.register("Alice", "tractor-77"))[1]
     guest = (await accounts.create_guest())[1]
     seats = [HandSeat(0, alice.id, "Alice"), HandSeat(1, guest.id, guest.nickname), HandSeat(2, bot="random")]
     seats.append(HandSeat(3, bot="heuristic"))

@@ -1,4 +1,5 @@
-"""Nickname skeletons: look-alikes are one name; ``guest-`` is reserved on the skeleton."""
+"""Nickname skeletons (UTS #39, full confusables data): look-alikes are one name; invisible
+characters and mixed scripts are refused; ``guest`` is reserved on the skeleton."""
 
 from __future__ import annotations
 
@@ -19,9 +20,13 @@ from tuolaji.store.nicknames import KEY_MAX, NicknameError, check_nickname, skel
         ("tom", "torn"),
         ("paypal", "раураl"),  # Cyrillic р, а, у
         ("Hello", "Нello"),  # Cyrillic Н
-        ("nico", "ηico"),  # Greek η
+        ("alice", "ɑlice"),  # Latin alpha
+        ("alice", "ᴀlice"),  # Latin small capital A
+        ("alice", "Ꭺlice"),  # Cherokee GO
+        ("alice", "ALICE"),
+        ("guest", "ɡuest"),  # Latin script g
         ("a b", "a\u3000 b"),  # ideographic space, a run of spaces
-        ("guest-1", "guest—1"),  # em dash
+        ("guest-1", "guest‐1"),  # U+2010 hyphen
         ("Straße", "STRASSE"),
     ],
 )
@@ -35,11 +40,43 @@ def test_different_names_stay_different(one: str, other: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["guest-abc", "GUEST-x", "ｇｕｅｓｔ-abc", "gυest-abc", "guеst-abc", "guest一abc", "guest‐abc"]
+    "name", ["guest-abc", "GUEST-x", "ｇｕｅｓｔ-abc", "ɡuest-abc", "guest一abc", "guest‐abc", "guest—1", "Guest"]
 )
 def test_guest_prefix_is_reserved_on_the_skeleton(name: str) -> None:
-    with pytest.raises(NicknameError, match="kept for guests"):
+    with pytest.raises(NicknameError, match="kept for guests") as refused:
         check_nickname(name)
+    assert refused.value.reason == "guest"
+
+
+@pytest.mark.parametrize(
+    ("name", "scripts"),
+    [
+        ("gυest-abc", "Greek and Latin"),
+        ("guеst-abc", "Cyrillic and Latin"),
+        ("աlice", "Armenian and Latin"),  # its skeleton is wlice: refused for its scripts
+        ("Ꭺlice", "Cherokee and Latin"),
+        ("раураl", "Cyrillic and Latin"),
+    ],
+)
+def test_letters_of_scripts_that_do_not_go_together_are_refused(name: str, scripts: str) -> None:
+    with pytest.raises(NicknameError, match=scripts) as refused:
+        check_nickname(name)
+    assert refused.value.reason == "scripts"
+
+
+@pytest.mark.parametrize("name", ["南寧tuolaji", "さくらSakura", "김민준kim", "Алиса", "Ελένη", "李小龍 Bruce"])
+def test_single_scripts_and_the_highly_restrictive_mixes_are_allowed(name: str) -> None:
+    assert check_nickname(name) == name
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["ali\u034fce", "alice\ufe0f", "alice\u3164", "alice\u2800", "guest\u3164-abc", "a\u00adb", "b\u200bob", "b\x00ob"],
+)
+def test_invisible_and_default_ignorable_code_points_are_refused(name: str) -> None:
+    with pytest.raises(NicknameError, match="invisible, control or format") as refused:
+        check_nickname(name)
+    assert refused.value.reason == "invisible"
 
 
 @pytest.mark.parametrize(
@@ -50,9 +87,8 @@ def test_guest_prefix_is_reserved_on_the_skeleton(name: str) -> None:
         ("x" * 21, "1–20 characters"),
         (" bob", "start or end with a space"),
         ("bob\u3000", "start or end with a space"),
-        ("b\u200bob", "control or invisible"),
-        ("b\x00ob", "control or invisible"),
-        ("\ud800bob", "control or invisible"),
+        ("b\u200bob", "invisible, control or format"),
+        ("\ud800bob", "invisible, control or format"),
         ("\ufdfa" * 3, "too long once normalised"),
     ],
 )

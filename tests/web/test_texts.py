@@ -185,6 +185,27 @@ def test_a_refused_register_reads_in_the_page_language(page: Page) -> None:
     expect(page.locator("#auth-error")).to_have_text("密碼要 6–128 個字元。")
 
 
+@pytest.mark.parametrize(
+    ("lang", "nickname", "password", "says"),
+    [
+        ("zh-Hans", "someone", "123456", "这个密码太常见，很容易被猜到；请换一个。"),
+        ("en", "someone", "      ", "A password cannot be only spaces."),
+        ("zh-Hant", "ali\u034fce", "Tuolaji-77", "暱稱裡不能有看不見的字元或控制字元。"),
+        ("en", "guest-me", "Tuolaji-77", "Nicknames starting with guest (or looking like it) are kept for guests."),
+    ],
+)
+def test_a_refused_register_names_its_rule_in_the_page_language(
+    page: Page, lang: str, nickname: str, password: str, says: str
+) -> None:
+    """The server's ``reason`` picks the sentence (issue 46)."""
+    page.locator("#lang").select_option(lang)
+    form = page.locator("#auth-form")
+    form.locator("[name=username]").fill(nickname)
+    form.locator("[name=password]").fill(password)
+    form.locator("button[value=register]").click()
+    expect(page.locator("#auth-error")).to_have_text(says)
+
+
 def rule_ids_of_the_book() -> list[str]:
     return re.findall(r'<a id="(R\d+)"></a>', (DOCS / "RULES.md").read_text(encoding="utf-8"))
 

@@ -120,6 +120,8 @@ class StoreHand:
     result: RoundResult
     seats: tuple[HandSeat, ...]
     started_ms: int
+    private: bool = False
+    """The table was private when the hand ended: the record is for its players only."""
 
 
 @dataclass(frozen=True)

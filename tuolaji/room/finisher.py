@@ -64,6 +64,7 @@ class Finisher:
                 result=result,
                 seats=seats,
                 started_ms=data.started_ms,
+                private=data.private,
             )
         )
 

@@ -2,7 +2,8 @@
 
 Per client address (the peer, or ``X-Forwarded-For`` from a trusted proxy only): account requests
 (``account_limiter``) and guest creation (``guest_limiter``, per hour). Per nickname: failed log-ins
-back off (``login_backoff``). A log-out closes, on every node, the sockets opened with its token.
+back off (``login_backoff``), each attempt reserved before its password is checked. A log-out
+closes, on every node, the sockets opened with its token.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from starlette.responses import JSONResponse, Response
 from tuolaji.server.http_io import HttpError, bearer_token, client_address, json_body, too_many
 from tuolaji.server.limits import KeyedLimiter, LoginBackoff
 from tuolaji.server.services import Services
-from tuolaji.store.accounts import AccountData, BadCredentials, login_key, session_id
+from tuolaji.store.accounts import AccountData, BadCredentials, BadNickname, BadPassword, login_key, session_id
 
 
 class AccountsApi:
@@ -61,33 +62,45 @@ class AccountsApi:
         return self._session(token, account, 201)
 
     async def register(self, request: Request) -> Response:
-        """``POST /api/register``: a new account with a password."""
+        """``POST /api/register``: a new account with a password; a refused nickname or password
+        names the rule it breaks (``reason``)."""
         self._limit(request)
         body = await json_body(request)
-        token, account = await self.accounts.register(body.get("nickname"), body.get("password"))
+        try:
+            token, account = await self.accounts.register(body.get("nickname"), body.get("password"))
+        except (BadNickname, BadPassword) as error:
+            refusal = {"code": error.code, "message": str(error), "reason": error.reason}
+            return JSONResponse({"error": refusal}, status_code=400)
         return self._session(token, account, 201)
 
     async def login(self, request: Request) -> Response:
         """``POST /api/login``: a new token for a registered account.
 
         After 4 failures in a row for a nickname (any look-alike of it counts the same), each further
-        failure locks its log-in out for longer (``login_locked``, 429 with ``Retry-After``)."""
+        failure locks its log-in out for longer (``login_locked``, 429 with ``Retry-After``). The
+        attempt is reserved before the password is checked, so concurrent guesses wait their turn."""
         self._limit(request)
         body = await json_body(request)
         nickname = body.get("nickname")
         key = login_key(nickname)
-        if key is not None:
-            wait = self.login_backoff.wait(key, time.monotonic())
-            if wait > 0:
-                raise too_many("login_locked", f"too many failed log-ins for {nickname!r}", wait)
+        if key is None:
+            return await self._login(nickname, body.get("password"))
+        wait = self.login_backoff.reserve(key, time.monotonic())
+        if wait > 0:
+            raise too_many("login_locked", f"too many failed log-ins for {nickname!r}", wait)
         try:
-            token, account = await self.accounts.login(nickname, body.get("password"))
-        except BadCredentials:
-            if key is not None:
-                self.login_backoff.strike(key, time.monotonic())
+            response = await self._login(nickname, body.get("password"))
+        except BadCredentials as error:
+            self.login_backoff.failed(key, time.monotonic(), account=error.account)
             raise
-        if key is not None:
-            self.login_backoff.clear(key)
+        except BaseException:
+            self.login_backoff.release(key)
+            raise
+        self.login_backoff.succeeded(key)
+        return response
+
+    async def _login(self, nickname: object, password: object) -> Response:
+        token, account = await self.accounts.login(nickname, password)
         return self._session(token, account, 200)
 
     async def logout(self, request: Request) -> Response:

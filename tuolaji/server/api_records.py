@@ -16,7 +16,7 @@ from tuolaji.server.services import Services
 from tuolaji.store.accounts import AccountData
 from tuolaji.store.leaderboard import BOARDS, PAGE_SIZE, PAGES, board_page, place_of
 from tuolaji.store.profiles import profile
-from tuolaji.store.records import get_hand, hands_of
+from tuolaji.store.records import get_hand, hands_of, players_of
 
 HISTORY_LIMIT: Final = 100
 DEFAULT_HISTORY: Final = 20
@@ -86,9 +86,21 @@ class RecordsApi:
         )
 
     async def hand(self, request: Request) -> Response:
-        """``GET /api/hands/{id}``: a stored hand plus what a replay derives from it."""
+        """``GET /api/hands/{id}``: a stored hand plus what a replay derives from it. A hand of a
+        private table is shown only to its players (bearer token); to anyone else it is 404, as a
+        hand that does not exist."""
         hand_id = path_id(request.path_params["id"], "hand")
         record = await get_hand(self.db, hand_id)
-        if record is None:
+        if record is None or (record["private"] and not await self._played(request, record)):
             raise HttpError(404, "not_found", f"no hand {hand_id}")
         return JSONResponse({"hand": {**record, **record_details(record)}})
+
+    async def _played(self, request: Request, record: dict[str, Any]) -> bool:
+        """Whether the request's bearer token (if any) is of an account seated in ``record``."""
+        if "authorization" not in request.headers:
+            return False
+        try:
+            viewer = await self.sessions.bearer(request)
+        except HttpError:
+            return False
+        return viewer.id in players_of(record)

@@ -7,7 +7,9 @@ Each limit is built on :class:`~tuolaji.token_bucket.TokenBucket` or is a back-o
   creation per client address (:class:`AddressLimiter`, ``guest_limiter``), joins per account
   (:class:`JoinLimiter`).
 - :class:`Backoff`: a wait that doubles with each strike and is forgotten after a quiet time:
-  failed log-ins per nickname (:class:`LoginBackoff`), escapes per account (:class:`EscapeCooldown`).
+  escapes per account (:class:`EscapeCooldown`), and failed log-ins per nickname
+  (:class:`LoginBackoff`, two of them: existing accounts and unknown nicknames, with attempts in
+  flight reserved before any password is checked).
 """
 
 from __future__ import annotations
@@ -177,12 +179,27 @@ LOGIN_GRACE: Final = 4
 LOGIN_BASE_SECONDS: Final = 30.0
 LOGIN_LONGEST_SECONDS: Final = 900.0
 LOGIN_FORGET_SECONDS: Final = 3600.0
+LOGIN_ACCOUNTS_TRACKED: Final = 100_000
+"""Accounts whose failed log-ins are remembered (only failures at existing accounts fill this)."""
+LOGIN_UNKNOWN_TRACKED: Final = MAX_TRACKED
+"""Nicknames of no account whose failed log-ins are remembered (a separate table: these cannot
+push an account's lock-out out of memory)."""
+LOGIN_PENDING_RETRY: Final = 1.0
+"""Seconds to wait when a log-in is refused because others at the same nickname are being checked."""
 
 
-class LoginBackoff(Backoff[str]):
+class LoginBackoff:
     """Failed log-ins per nickname key (``tuolaji.store.accounts.login_key``): 4 free failures, then
     a lock-out of 30 s doubling with every failure up to 15 min; a success or an hour without a
-    failure clears it. The address limit still applies, so one address cannot lock many accounts fast."""
+    failure clears it. The address limit still applies, so one address cannot lock many accounts fast.
+
+    Each log-in attempt is first reserved (:meth:`reserve`), before any password is checked, and ends with
+    :meth:`failed`, :meth:`succeeded` or :meth:`release`. Attempts in flight count as failures to
+    come: a reservation is refused while, were they all to fail, the key would be locked, so
+    concurrent guesses get no more checks than guesses one after another. Failures at existing
+    accounts and at nicknames of no account are kept in two tables of bounded size: a flood of
+    unknown nicknames can only push other unknown nicknames out of memory, never an account.
+    """
 
     def __init__(
         self,
@@ -190,8 +207,72 @@ class LoginBackoff(Backoff[str]):
         base: float = LOGIN_BASE_SECONDS,
         longest: float = LOGIN_LONGEST_SECONDS,
         forget_after: float = LOGIN_FORGET_SECONDS,
+        *,
+        accounts_tracked: int = LOGIN_ACCOUNTS_TRACKED,
+        unknown_tracked: int = LOGIN_UNKNOWN_TRACKED,
     ) -> None:
-        super().__init__(grace, base, longest, forget_after)
+        self.accounts: Backoff[str] = Backoff(grace, base, longest, forget_after, accounts_tracked)
+        self.unknown: Backoff[str] = Backoff(grace, base, longest, forget_after, unknown_tracked)
+        self._pending: dict[str, int] = {}
+        """Attempts reserved and not yet ended, per key (only keys with one or more)."""
+
+    def wait(self, key: str, now: float) -> float:
+        """Seconds ``key`` must still wait at ``now`` (0.0: none), ignoring attempts in flight."""
+        return max(self.accounts.wait(key, now), self.unknown.wait(key, now))
+
+    def strikes(self, key: str, now: float) -> int:
+        """Failures counted for ``key`` at ``now``."""
+        return self.accounts.strikes(key, now) + self.unknown.strikes(key, now)
+
+    def pending(self, key: str) -> int:
+        """Attempts at ``key`` reserved and not yet ended."""
+        return self._pending.get(key, 0)
+
+    def reserve(self, key: str, now: float) -> float:
+        """Reserve a log-in attempt at ``key``: 0.0 if reserved (end it with :meth:`failed`,
+        :meth:`succeeded` or :meth:`release`), else the seconds to wait (nothing is reserved).
+
+        Runs without awaiting, so on the event loop the check and the reservation are one step."""
+        wait = self.wait(key, now)
+        if wait > 0:
+            return wait
+        pending = self.pending(key)
+        if pending and self.accounts.delay(self.strikes(key, now) + pending) > 0:
+            return LOGIN_PENDING_RETRY
+        self._pending[key] = pending + 1
+        return 0.0
+
+    def release(self, key: str) -> None:
+        """End a reserved attempt that counts neither way (the check could not run)."""
+        left = self._pending.get(key, 0) - 1
+        if left > 0:
+            self._pending[key] = left
+        else:
+            self._pending.pop(key, None)
+
+    def failed(self, key: str, now: float, *, account: bool) -> float:
+        """End a reserved attempt that failed; ``account``: the nickname names an account. The
+        wait ``key`` now has."""
+        self.release(key)
+        return (self.accounts if account else self.unknown).strike(key, now)
+
+    def succeeded(self, key: str) -> None:
+        """End a reserved attempt that logged in: the key's failures are forgotten."""
+        self.release(key)
+        self.clear(key)
+
+    def strike(self, key: str, now: float) -> float:
+        """Count a failure at an account's ``key`` outside a reservation; the wait it now has."""
+        return self.accounts.strike(key, now)
+
+    def clear(self, key: str) -> None:
+        """Forget ``key``'s failures (a successful log-in)."""
+        self.accounts.clear(key)
+        self.unknown.clear(key)
+
+    def tracked(self) -> tuple[int, int]:
+        """Keys remembered: of accounts, of unknown nicknames."""
+        return self.accounts.tracked(), self.unknown.tracked()
 
 
 ESCAPE_BASE_SECONDS: Final = 60.0

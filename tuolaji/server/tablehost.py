@@ -261,6 +261,7 @@ class TableHost:
             result=store.result,
             seats=store.seats,
             started_at=datetime.fromtimestamp(store.started_ms / 1000, UTC),
+            private=store.private,
         )
 
     # ------------------------------------------------------------------ recovery

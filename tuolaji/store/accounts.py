@@ -24,14 +24,13 @@ from tuolaji.store.db import Database
 from tuolaji.store.models import Account, SessionToken, utcnow
 from tuolaji.store.nicknames import GUEST_PREFIX, NICKNAME_MAX, NicknameError, skeleton
 from tuolaji.store.nicknames import check_nickname as _check_nickname
-from tuolaji.store.passwords import HashingBusy, PasswordHashing
+from tuolaji.store.passwords import HashingBusy, PasswordError, PasswordHashing, common_passwords
+from tuolaji.store.passwords import check_password as _check_password
 
 DEFAULT_START_SILVER: Final = 1000
 """Silver of a new account (§13, a server option)."""
 DEFAULT_SESSION_DAYS: Final = 30.0
 """Days a session token stays valid after it is issued (a server option)."""
-PASSWORD_MIN: Final = 6
-PASSWORD_MAX: Final = 128
 LOGIN_NICKNAME_MAX: Final = 4 * NICKNAME_MAX
 """Longer nicknames in a log-in are refused before any lookup (no valid nickname is that long)."""
 ID_CHUNK: Final = 500
@@ -57,9 +56,14 @@ __all__ = [
 
 
 class AccountError(ValueError):
-    """A refused account operation; ``code`` is the protocol's error code (docs/PROTOCOL.md §1)."""
+    """A refused account operation; ``code`` is the protocol's error code (docs/PROTOCOL.md §1),
+    ``reason`` (if any) the rule that refused it."""
 
     code = "bad_request"
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class BadNickname(AccountError):
@@ -69,7 +73,7 @@ class BadNickname(AccountError):
 
 
 class BadPassword(AccountError):
-    """A password that is too short or too long."""
+    """A password that breaks a rule of :func:`tuolaji.store.passwords.check_password`."""
 
     code = "bad_password"
 
@@ -81,9 +85,14 @@ class NicknameTaken(AccountError):
 
 
 class BadCredentials(AccountError):
-    """An unknown nickname or a wrong password (not told apart)."""
+    """An unknown nickname or a wrong password (not told apart to the client; ``account`` says,
+    for the log-in back-off, whether the nickname named an account with a password)."""
 
     code = "bad_credentials"
+
+    def __init__(self, message: str = "unknown nickname or wrong password", *, account: bool = False) -> None:
+        super().__init__(message)
+        self.account = account
 
 
 class ServerBusy(AccountError):
@@ -131,7 +140,7 @@ def check_nickname(nickname: object) -> str:
     try:
         return _check_nickname(nickname)
     except NicknameError as error:
-        raise BadNickname(str(error)) from None
+        raise BadNickname(str(error), error.reason) from None
 
 
 def _unicode(value: str) -> bool:
@@ -143,13 +152,13 @@ def _unicode(value: str) -> bool:
     return True
 
 
-def check_password(password: object) -> str:
-    """The password if it is 6–128 characters of valid Unicode; :class:`BadPassword` otherwise."""
-    if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise BadPassword(f"password must be a string of {PASSWORD_MIN}–{PASSWORD_MAX} characters")
-    if not _unicode(password):
-        raise BadPassword("password must be valid Unicode text (no lone surrogates)")
-    return password
+def check_password(password: object, nickname: str | None = None) -> str:
+    """The password if it passes the rules of :func:`tuolaji.store.passwords.check_password`;
+    :class:`BadPassword` naming the rule otherwise."""
+    try:
+        return _check_password(password, nickname)
+    except PasswordError as error:
+        raise BadPassword(str(error), error.reason) from None
 
 
 def login_key(nickname: object) -> str | None:
@@ -184,6 +193,7 @@ class Accounts:
         self.start_silver = start_silver
         self.session_life = timedelta(days=session_days)
         self.hashing = hashing or PasswordHashing()
+        common_passwords()  # read the list now, not on the event loop at the first registration
 
     def close(self) -> None:
         """Stop the password threads (after the checks already admitted)."""
@@ -226,7 +236,7 @@ class Accounts:
     async def register(self, nickname: object, password: object) -> tuple[str, AccountData]:
         """A new account with a password; raises :class:`AccountError` subclasses."""
         name = check_nickname(nickname)
-        secret = check_password(password)
+        secret = check_password(password, name)
         password_hash = await self._hash(secret)
         try:
             return await self._insert(name, password_hash, False)
@@ -250,17 +260,19 @@ class Accounts:
     async def login(self, nickname: object, password: object) -> tuple[str, AccountData]:
         """A new session token for a registered account; :class:`BadCredentials` otherwise."""
         key = login_key(nickname)
-        if key is None or not isinstance(nickname, str) or not isinstance(password, str) or not _unicode(password):
-            raise BadCredentials("unknown nickname or wrong password")
+        if key is None or not isinstance(nickname, str):
+            raise BadCredentials()
         row = await self._find(nickname, key)
         if row is None or row.password_hash is None:
-            raise BadCredentials("unknown nickname or wrong password")
+            raise BadCredentials()
+        if not isinstance(password, str) or not _unicode(password):
+            raise BadCredentials(account=True)
         try:
             matches = await self.hashing.verify(row.password_hash, password)
         except HashingBusy as error:
             raise ServerBusy(str(error)) from None
         if not matches:
-            raise BadCredentials("unknown nickname or wrong password")
+            raise BadCredentials(account=True)
         token = secrets.token_urlsafe(32)
         async with self.db.writing(), self.db.sessions.begin() as session:
             await session.execute(

@@ -74,6 +74,8 @@ class Hand(Base):
     settlement: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    private: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Played at a private table: the record is shown to its players only."""
 
 
 class HandPlayer(Base):

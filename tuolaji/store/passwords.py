@@ -1,4 +1,10 @@
-"""argon2 password hashing off the event loop, with a bounded queue.
+"""Which passwords are accepted, and argon2 password hashing off the event loop, with a bounded queue.
+
+:func:`check_password` refuses, each with a reason (:attr:`PasswordError.reason`): a password that
+is not 6–128 characters of valid Unicode, holds control or format characters (NULs included), is
+only spaces, has fewer than :data:`MIN_DISTINCT` different characters (``aaaaaa``, ``ababab``), is
+the nickname itself, or is one of the :data:`COMMON_COUNT` most common passwords of the ``zxcvbn``
+package's list (ranked from leaked password sets; compared case-insensitively).
 
 An argon2 hash or verification takes tens of milliseconds of CPU and 64 MiB of memory (argon2-cffi's
 default profile). Run on the event loop it stalls every table; run in an unbounded pool, a burst of
@@ -14,12 +20,21 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import unicodedata
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import cache
 from typing import Final, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+
+PASSWORD_MIN: Final = 6
+PASSWORD_MAX: Final = 128
+MIN_DISTINCT: Final = 4
+"""Different characters a password needs at least."""
+COMMON_COUNT: Final = 10_000
+"""How many of the most common passwords are refused."""
 
 HASH_THREADS: Final = 1
 """Threads hashing at once (each argon2 call may use more threads of its own: its parallelism)."""
@@ -29,6 +44,52 @@ HASH_NICE: Final = 10
 """How much lower the hashing threads' CPU priority is than the event loop's (Linux ``nice``)."""
 
 T = TypeVar("T")
+
+
+class PasswordError(ValueError):
+    """A password that breaks a rule of docs/PROTOCOL.md §1; ``reason`` names the rule."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+@cache
+def common_passwords() -> frozenset[str]:
+    """The :data:`COMMON_COUNT` most common passwords (lower case), from ``zxcvbn``'s ranked list."""
+    from zxcvbn.frequency_lists import FREQUENCY_LISTS
+
+    ranked: list[str] = FREQUENCY_LISTS["passwords"]
+    return frozenset(word.casefold() for word in ranked[:COMMON_COUNT])
+
+
+def _unicode(value: str) -> bool:
+    try:
+        value.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def check_password(password: object, nickname: str | None = None) -> str:
+    """The password if it passes every rule (module docstring); :class:`PasswordError` otherwise."""
+    if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise PasswordError(f"password must be a string of {PASSWORD_MIN}–{PASSWORD_MAX} characters", "length")
+    if not _unicode(password):
+        raise PasswordError("password must be valid Unicode text (no lone surrogates)", "unicode")
+    if any(unicodedata.category(char)[0] == "C" for char in password):
+        raise PasswordError("password must not contain control or format characters", "control")
+    if not password.strip():
+        raise PasswordError("password must not be only spaces", "blank")
+    if len(set(password)) < MIN_DISTINCT:
+        raise PasswordError(f"password must have at least {MIN_DISTINCT} different characters", "weak")
+    if nickname is not None and password.casefold() == nickname.casefold():
+        raise PasswordError("password must not be the nickname", "nickname")
+    if password.casefold() in common_passwords():
+        raise PasswordError(
+            f"password is one of the {COMMON_COUNT:,} most common passwords; choose a less guessable one", "common"
+        )
+    return password
 
 
 class HashingBusy(RuntimeError):

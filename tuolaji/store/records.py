@@ -35,6 +35,7 @@ class HandWrite:
     result: RoundResult
     seats: Sequence[HandSeat]
     started_at: datetime
+    private: bool = False
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,7 @@ def _hand_row(hand: HandWrite) -> Hand:
         seats=[seat.to_json() for seat in hand.seats],
         settlement=[],
         started_at=hand.started_at,
+        private=hand.private,
     )
 
 
@@ -183,7 +185,13 @@ def hand_to_json(row: Hand) -> dict[str, Any]:
         "settlement": row.settlement,
         "started_at": _iso(row.started_at),
         "finished_at": _iso(row.finished_at),
+        "private": row.private,
     }
+
+
+def players_of(record: dict[str, Any]) -> set[int]:
+    """The account ids seated in a ``HandRecord`` (bots have none)."""
+    return {seat["account_id"] for seat in record["seats"] if isinstance(seat.get("account_id"), int)}
 
 
 async def get_hand(db: Database, hand_id: int) -> dict[str, Any] | None:
@@ -194,7 +202,8 @@ async def get_hand(db: Database, hand_id: int) -> dict[str, Any] | None:
 
 
 async def hands_of(db: Database, account_id: int, limit: int = 20, before: int | None = None) -> list[dict[str, Any]]:
-    """An account's hands, newest first, as ``HandSummary`` objects (docs/PROTOCOL.md §1)."""
+    """An account's hands, newest first, as ``HandSummary`` objects (docs/PROTOCOL.md §1); a hand of
+    a private table is listed without its table's id."""
     query = (
         select(Hand, HandPlayer)
         .join(HandPlayer, HandPlayer.hand_id == Hand.id)
@@ -209,7 +218,8 @@ async def hands_of(db: Database, account_id: int, limit: int = 20, before: int |
     return [
         {
             "id": hand.id,
-            "table_id": hand.table_id,
+            "table_id": None if hand.private else hand.table_id,
+            "private": hand.private,
             "number": hand.number,
             "finished_at": _iso(hand.finished_at),
             "seat": player.seat,

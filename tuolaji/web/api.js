@@ -8,17 +8,19 @@ const TOKEN_KEY = "tuolaji.token";
  * @typedef {{token: string, account: Account}} Session
  */
 
-/** An HTTP error with the server's error code and message. */
+/** An HTTP error with the server's error code, message and params (its `reason`, if any). */
 class ApiError extends Error {
   /**
    * @param {string} code
    * @param {string} message
    * @param {number} status
+   * @param {Record<string, unknown>} [params]
    */
-  constructor(code, message, status) {
+  constructor(code, message, status, params = {}) {
     super(message);
     this.code = code;
     this.status = status;
+    this.params = params;
   }
 }
 
@@ -49,7 +51,8 @@ async function request(method, path, body) {
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     const error = data.error ?? {};
-    throw new ApiError(error.code ?? "http", error.message ?? response.statusText, response.status);
+    const params = typeof error.reason === "string" ? { reason: error.reason } : {};
+    throw new ApiError(error.code ?? "http", error.message ?? response.statusText, response.status, params);
   }
   return data;
 }

@@ -425,13 +425,14 @@ function setupAuth() {
 }
 
 /**
- * An HTTP refusal in the reader's language (by its code; a network failure gets the generic text).
+ * An HTTP refusal in the reader's language (by its code and reason; a network failure gets the generic text).
  * @param {unknown} error
  * @returns {string}
  */
 function httpErrorText(error) {
   const code = error && typeof error === "object" && "code" in error ? String(error.code) : "unknown";
-  return describeError({ code }).text;
+  const params = error && typeof error === "object" && "params" in error ? error.params : undefined;
+  return describeError({ code, params: params && typeof params === "object" ? params : undefined }).text;
 }
 
 function setupLobby() {

@@ -3,11 +3,15 @@
 import * as api from "./api.js";
 import { RANKS, displayGroup, rankLabel, sortCards } from "./cards.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { addStrings, t } from "./i18n.js";
 import { SEAT_KEYS, botName, playFit, playRow } from "./table.js";
 import { cardText } from "./words.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"];
+
+addStrings({
+  private_hand_table: ["私人牌桌", "私人牌桌", "A private table"],
+});
 
 /**
  * @typedef {import("./table.js").TrickRecord} TrickRecord
@@ -60,6 +64,15 @@ function recordTrump(record) {
 }
 
 /**
+ * The table a hand was played at: its id, or (a private table, whose id is not shown) just that.
+ * @param {string|null|undefined} tableId
+ * @returns {string}
+ */
+function tableName(tableId) {
+  return tableId ? t("table_n", { n: tableId }) : t("private_hand_table");
+}
+
+/**
  * A finished hand in a list (the history, a profile's latest hands), with its replay button.
  * @param {any} hand a HandSummary
  * @param {() => void} replay what the replay button does
@@ -68,7 +81,7 @@ function recordTrump(record) {
  */
 export function handItem(hand, replay, { deltas = false } = {}) {
   return h("li.history-item", { dataset: { hand: String(hand.id) } },
-    h("strong", {}, `${t("table_n", { n: hand.table_id })} · ${t("hand_n", { n: hand.number })}`),
+    h("strong", {}, `${tableName(hand.table_id)} · ${t("hand_n", { n: hand.number })}`),
     h("span.when", {}, new Date(hand.finished_at).toLocaleString()),
     h(`span${hand.won ? ".won" : ""}`, {}, `${t("final_score")} ${hand.result?.score ?? "–"}`),
     deltas ? h("span", {}, `${t("score_points")} ${signed(hand.points_delta)} · ${t("silver")} ${signed(hand.silver_delta)}`) : null,
