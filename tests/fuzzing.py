@@ -99,7 +99,7 @@ huge_numbers = st.builds(
     lambda sign, digits, tail: Raw(sign + "9" * digits + tail),
     st.sampled_from(["", "-"]),
     st.sampled_from([17, 101, 4301, 5000, 15000]),
-    st.sampled_from(["", ".5", "e5", "e99999"]),
+    st.sampled_from(["", ".5", "e5", "e99999", "e400"]),
 )
 deep = st.builds(
     lambda depth, bracket: Raw(bracket[0] * depth + bracket[1] * depth),

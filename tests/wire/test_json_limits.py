@@ -34,6 +34,13 @@ def test_numbers_within_the_limit_parse_as_before() -> None:
     assert load_json("[1.5, -2, 3e2]") == [1.5, -2, 300.0]
 
 
+@pytest.mark.parametrize("number", ["1e400", "-1e400", "9" * 50 + "e300"])
+def test_a_number_beyond_a_float_is_a_bad_message(number: str) -> None:
+    error = refusal('{"v":2,"type":"create_table","options":{"turn_seconds":' + number + "}}")
+    assert error.code == "bad_message"
+    assert error.params["reason"] == "number_out_of_range" and error.params["number"] == number
+
+
 def test_deep_nesting_is_refused_before_it_is_parsed() -> None:
     deep = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)
     error = refusal('{"v":2,"type":"ping","x":' + deep + "}")

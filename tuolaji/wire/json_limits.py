@@ -3,7 +3,8 @@
 :func:`load_json` refuses what the standard parser would take at a cost, or hand on as a value the
 rest of the server cannot use: a number longer than :data:`MAX_NUMBER_CHARS` (CPython refuses to
 turn an integer of more than 4,300 digits into an ``int`` with an uncaught ``ValueError``), nesting
-deeper than :data:`MAX_DEPTH`, ``NaN`` and ``Infinity`` (not JSON), and strings holding a lone
+deeper than :data:`MAX_DEPTH`, a number beyond a 64-bit float (``1e400``, which Python would make
+infinite), ``NaN`` and ``Infinity`` (not JSON), and strings holding a lone
 surrogate (``"\\ud800"``: such a string cannot be encoded as UTF-8, so echoing it would break the
 answer). Each refusal is a :class:`JsonLimitError` naming the limit; its ``params`` carry the
 details for a client to word the error in its reader's language.
@@ -12,7 +13,9 @@ details for a client to word the error in its reader's language.
 from __future__ import annotations
 
 import json
+import math
 import re
+import sys
 from typing import Any, Final
 
 MAX_NUMBER_CHARS: Final = 100
@@ -27,7 +30,7 @@ _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 class JsonLimitError(ValueError):
     """Text refused by :func:`load_json`: ``reason`` is ``not_json``, ``number_too_long``,
-    ``too_deep`` or ``surrogate``; ``params`` name the limit and what was found."""
+    ``number_out_of_range``, ``too_deep`` or ``surrogate``; ``params`` name the limit and what was found."""
 
     def __init__(self, reason: str, message: str, params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
@@ -51,7 +54,14 @@ def _int(text: str) -> int:
 
 def _float(text: str) -> float:
     _number(text)
-    return float(text)
+    value = float(text)
+    if math.isinf(value):
+        raise JsonLimitError(
+            "number_out_of_range",
+            f"the number {text} is beyond a 64-bit float",
+            {"number": text, "limit": sys.float_info.max},
+        )
+    return value
 
 
 def _constant(name: str) -> Any:
