@@ -4,10 +4,10 @@
 rest of the server cannot use: a number longer than :data:`MAX_NUMBER_CHARS` (CPython refuses to
 turn an integer of more than 4,300 digits into an ``int`` with an uncaught ``ValueError``), nesting
 deeper than :data:`MAX_DEPTH`, a number beyond a 64-bit float (``1e400``, which Python would make
-infinite), ``NaN`` and ``Infinity`` (not JSON), and strings holding a lone
-surrogate (``"\\ud800"``: such a string cannot be encoded as UTF-8, so echoing it would break the
-answer). Each refusal is a :class:`JsonLimitError` naming the limit; its ``params`` carry the
-details for a client to word the error in its reader's language.
+infinite), ``NaN`` and ``Infinity`` (not JSON), and strings holding a lone surrogate
+(``"\\ud800"``: such a string cannot be encoded as UTF-8, so echoing it would break the answer).
+Each refusal is a :class:`JsonLimitError` naming the limit; its ``params`` carry the details for a
+client to word the error in its reader's language.
 """
 
 from __future__ import annotations
@@ -77,10 +77,14 @@ def depth(text: str) -> int:
     return deepest
 
 
+def _surrogate() -> JsonLimitError:
+    return JsonLimitError("surrogate", "a string holds a lone surrogate (\\ud800–\\udfff): not UTF-8 text")
+
+
 def _check_strings(value: Any) -> None:
     if isinstance(value, str):
         if _SURROGATE.search(value):
-            raise JsonLimitError("surrogate", "a string holds a lone surrogate (\\ud800–\\udfff): not UTF-8 text")
+            raise _surrogate()
     elif isinstance(value, dict):
         for key, item in value.items():
             _check_strings(key)
@@ -97,7 +101,7 @@ def load_json(data: str | bytes) -> Any:
         text = data.decode() if isinstance(data, bytes) else data
     except UnicodeDecodeError as error:
         raise JsonLimitError("not_json", f"not UTF-8 text: {error.reason} at byte {error.start}") from None
-    found = depth(text)
+    found = depth(text) if text.count("[") + text.count("{") > MAX_DEPTH else 0
     if found > MAX_DEPTH:
         params = {"depth": found, "limit": MAX_DEPTH}
         raise JsonLimitError("too_deep", f"nesting {found} levels deep; the limit is {MAX_DEPTH}", params)
@@ -105,5 +109,8 @@ def load_json(data: str | bytes) -> Any:
         value = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
     except json.JSONDecodeError as error:
         raise JsonLimitError("not_json", f"not JSON: {error}") from None
-    _check_strings(value)
+    if "\\u" in text:
+        _check_strings(value)
+    elif _SURROGATE.search(text):
+        raise _surrogate()
     return value
