@@ -17,7 +17,7 @@ from tests.live_server import LiveServer
 
 pytestmark = pytest.mark.filterwarnings("ignore:Generating overly large repr")
 BUDGET = settings(
-    max_examples=150,
+    max_examples=400,
     deadline=None,
     derandomize=True,
     database=None,
