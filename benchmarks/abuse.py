@@ -39,6 +39,13 @@ Every attack is bounded in count and time and goes only to a server it starts it
 - ``concurrency`` (issue 46): 12 clients guessing at one account at once, each guess from another
   address, for ``--seconds`` (a locked client polls every 0.2 s): checks of the first 12 at once,
   and in all, against what the back-off allows.
+- ``freeze`` (issue 46): a private table of one person (on autoplay) and three bots at the
+  server's own pace, for ``--seconds`` alone and ``--seconds`` while another guest sends
+  ``{"type": "watch", "table": ID, "invite": "é"}`` 5 times a second: plays per second of each
+  half, and how the attacker was answered.
+- ``frames`` (issue 46): 10 connections each send a JSON number of 5,000 digits, 10 others a lone
+  surrogate as the message type (``"\\ud800"``), each followed by a ``ping``: how many still answer;
+  and ``POST /api/guest``, ``/api/register``, ``/api/login`` with a 5,000-digit number: the statuses.
 
     .venv/bin/python benchmarks/abuse.py                                   # this tree
     mkdir /tmp/before && git archive 4633f3d | tar -x -C /tmp/before
@@ -90,6 +97,8 @@ SCENARIOS = (
     "tables",
     "eviction",
     "concurrency",
+    "freeze",
+    "frames",
 )
 OPEN = {"deal_interval_ms": 0, "bid_window_seconds": 0.5, "review_seconds": 0, "turn_seconds": 60}
 _RUNNING = re.compile(r"Uvicorn running on (http://[\d.]+:\d+)")
@@ -595,6 +604,89 @@ async def bounds(repo: Path, chosen: list[str], seconds: float) -> dict[str, Any
     return report
 
 
+def plays_seen(messages: list[dict[str, Any]]) -> int:
+    """The ``play`` events in the (not full) ``state`` messages of ``messages``."""
+    return sum(
+        1
+        for message in messages
+        if message["type"] == "state" and not message.get("full")
+        for event in message.get("events", [])
+        if event.get("type") == "play"
+    )
+
+
+def freeze(seconds: float, per_second: float = 5.0) -> Scenario:
+    """Plays per second at a private table, alone and under ``watch`` with a bad invite code."""
+
+    async def run(url: str) -> dict[str, Any]:
+        async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+            owner = await Ws.guest(url, http)
+            attacker = await Ws.guest(url, http)
+        options = {**OPEN, "turn_seconds": 60, "review_seconds": 0}
+        await owner.send("create_table", options=options, private=True)
+        table_id = (await owner.until(lambda m: m["type"] == "table"))["table"]["id"]
+        for seat in (1, 2, 3):
+            await owner.send("add_bot", seat=seat)
+        await owner.send("start")
+        await owner.until(lambda m: m["type"] == "state" and m["view"] is not None)
+        await owner.send("autoplay", on=True)
+        mark = len(owner.got)
+        await asyncio.sleep(seconds)
+        alone = plays_seen(owner.got[mark:]) / seconds
+        mark = len(owner.got)
+        deadline = time.monotonic() + seconds
+        sent = 0
+        while time.monotonic() < deadline:
+            await attacker.send("watch", table=table_id, invite="é")
+            sent += 1
+            await asyncio.sleep(1 / per_second)
+        attacked = plays_seen(owner.got[mark:]) / seconds
+        answers: dict[str, int] = {}
+        for message in attacker.got:
+            if message["type"] == "error":
+                answers[message["code"]] = answers.get(message["code"], 0) + 1
+        await owner.close()
+        await attacker.close()
+        return {
+            "plays_per_s_alone": round(alone, 2),
+            "plays_per_s_attacked": round(attacked, 2),
+            "bad_watches_sent": sent,
+            "attacker_answers": answers,
+        }
+
+    return run
+
+
+async def frames_that_kill(url: str, each: int = 10) -> dict[str, Any]:
+    """Connections sent a 5,000-digit number or a lone surrogate, then a ping: how many answer it."""
+    bad = {
+        "number_5000_digits": '{"v":2,"type":"ping","id":' + "9" * 5000 + "}",
+        "surrogate_type": '{"v":2,"type":"\\ud800"}',
+    }
+    report: dict[str, Any] = {}
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        for name, text in bad.items():
+            answered = 0
+            for _ in range(each):
+                client = await Ws.guest(url, http)
+                await client.ws.send(text)
+                mark = len(client.got)
+                await client.send("ping")
+                with contextlib.suppress(TimeoutError):
+                    await client.until(lambda m: m.get("type") == "pong", 5, mark)
+                    answered += 1
+                await client.close()
+            report[f"{name}_connections_answering"] = f"{answered}/{each}"
+    body = '{"nickname": "alice", "password": ' + "1" * 5000 + "}"
+    for path in ("/api/guest", "/api/register", "/api/login"):
+        async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+            try:
+                report[f"{path}_status"] = (await http.post(path, content=body)).status_code
+            except httpx.TransportError as error:
+                report[f"{path}_status"] = f"no answer ({type(error).__name__})"
+    return report
+
+
 async def with_server(repo: Path, args: Sequence[str], run: Scenario) -> dict[str, Any]:
     """``run(url)`` against a fresh server from ``repo`` started with ``args``."""
     server = Server(repo, args)
@@ -920,6 +1012,10 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         report["login_eviction_attack"] = await with_server(repo, PROXY, eviction_attack(seconds))
     if "concurrency" in chosen:
         report["login_12_concurrent_guessers"] = await with_server(repo, PROXY, concurrent_guessing(seconds))
+    if "freeze" in chosen:
+        report["freeze_private_table"] = await with_server(repo, unlimited(repo), freeze(seconds))
+    if "frames" in chosen:
+        report["frames_that_kill"] = await with_server(repo, unlimited(repo), frames_that_kill)
     if "thinking" in chosen:
         report["thinking_server_pace"] = await fairness(seconds, args.budget_ms, bot_delay=0.6)
         report["thinking_flat_out"] = await fairness(seconds, args.budget_ms, bot_delay=0.0)

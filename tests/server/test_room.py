@@ -57,8 +57,12 @@ async def test_a_private_table_opens_only_with_its_invite_code_even_after_a_rest
         for guess in (table_id, code[:-1], code.upper() if code.upper() != code else code.lower(), "x" * 16):
             refused = await stranger.request("watch", invite=guess)
             assert refused["code"] == "bad_invite", (guess, refused)
-        refused = await stranger.request("join", table=table_id, seat=1, invite=code[:-1] + "!")
+        refused = await stranger.request(
+            "join", table=table_id, seat=1, invite=code[:-1] + ("A" if code[-1] != "A" else "B")
+        )
         assert refused["code"] == "private_table"
+        refused = await stranger.request("join", table=table_id, seat=1, invite=code[:-1] + "!")
+        assert (refused["code"], refused["params"]["field"]) == ("bad_message", "invite"), refused
         refused = await stranger.request("watch")
         assert refused["code"] == "bad_message" and refused["params"]["field"] == "table"
         # With the code, a friend watches, then sits down.

@@ -206,10 +206,16 @@ class Seating:
         data = self._data
         if not data.private or client in data.watchers or (account_id is not None and account_id == data.creator):
             return
-        if invite is not None and data.invite is not None and hmac.compare_digest(invite, data.invite):
+        if invite is not None and data.invite is not None and same_code(invite, data.invite):
             return
         raise Refused(
             "private_table",
             f"table {data.id} is private: it is joined and watched through its invite link",
             params={"table": data.id},
         )
+
+
+def same_code(given: str, code: str) -> bool:
+    """Whether ``given`` is the invite ``code``, compared in constant time as UTF-8 bytes (any text
+    compares, never raises)."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), code.encode("utf-8", "surrogatepass"))

@@ -12,6 +12,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from tuolaji.store.accounts import AccountError
+from tuolaji.wire.json_limits import JsonLimitError, load_json
 
 MAX_BODY_BYTES: Final = 16 * 1024
 BODY_SECONDS: Final = 10.0
@@ -110,9 +111,9 @@ async def json_body(request: Request) -> dict[str, Any]:
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        raise HttpError(400, "bad_request", "the body is not JSON") from None
+        data = load_json(raw)
+    except JsonLimitError as error:
+        raise HttpError(400, "bad_request", f"the body: {error}") from None
     if not isinstance(data, dict):
         raise HttpError(400, "bad_request", "the body must be a JSON object")
     return data

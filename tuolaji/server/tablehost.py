@@ -4,8 +4,12 @@ A host takes one command at a time from its queue, lets the table decide (``Tabl
 the step's log entries (and, when a hand ends, its record and balances) in one transaction, and only
 then carries the other effects out: messages to clients (encoded by ``outgoing``, delivered through
 the bus with where they put their client), the lobby's summary, the timer, a slow bot's thinking.
-If a write fails, or the table raises, nothing of that step has reached anyone: the host rebuilds
-the table from its log and goes on from there.
+If a write fails, nothing of that step has reached anyone: the host rebuilds the table from its log
+and goes on from there. A command the table refuses is answered and changes nothing. A client's
+input never makes the table raise: every field is checked on arrival (``tuolaji.wire.inbound``) and
+every rule by the table itself (a refusal). Should the table still raise, that is a bug, and the
+table may be half-changed: the host answers ``internal`` and rebuilds it from its log as after a
+failed write, the only sound way on.
 
 Clocks firing and bots answering come back through the same queue, so the table is never touched
 by two things at once.

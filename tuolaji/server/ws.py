@@ -18,6 +18,23 @@ from tuolaji.server.lobby import Lobby
 from tuolaji.wire.inbound import MAX_FRAME_BYTES, ProtocolError, parse_client_message
 
 log = logging.getLogger(__name__)
+INVALID_TEXT = "Invalid UTF-8 sequence received from client."
+"""What uvicorn logs, with a traceback at ERROR, when a text frame is not UTF-8 (it closes the socket with 1007)."""
+
+
+class _InvalidTextIsNotAnError(logging.Filter):
+    """A client's text frame that is not UTF-8 is the client's fault, not the server's: uvicorn's
+    record of it becomes one INFO line without a traceback, so no client can fill the log with them."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg == INVALID_TEXT:
+            record.levelno, record.levelname = logging.INFO, "INFO"
+            record.exc_info = record.exc_text = None
+            record.msg = "closed a WebSocket (1007): a text frame was not UTF-8"
+        return True
+
+
+logging.getLogger("uvicorn.error").addFilter(_InvalidTextIsNotAnError())
 
 
 async def serve_socket(websocket: WebSocket, lobby: Lobby) -> None:

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -32,6 +32,7 @@ from tuolaji.room.commands import (
 )
 from tuolaji.room.phrases import PHRASES
 from tuolaji.wire.fields import CardFieldError, bool_field, cards_field, int_field, suit_field
+from tuolaji.wire.json_limits import JsonLimitError, load_json
 from tuolaji.wire.outbound import PROTOCOL_VERSION
 
 MAX_FRAME_BYTES: Final = 16 * 1024
@@ -96,8 +97,19 @@ def _phrase(name: str, value: object) -> object:
     return value
 
 
+MAX_INVITE: Final = 64
+"""The longest invite code taken (the server makes 16-character ``secrets.token_urlsafe`` codes)."""
+_INVITE_ALPHABET: Final = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _invite(name: str, value: object) -> object:
+    if not isinstance(value, str) or len(value) > MAX_INVITE or not _INVITE_ALPHABET.fullmatch(value):
+        raise ValueError(f"field {name!r} must be an invite code: 1–{MAX_INVITE} of A–Z a–z 0–9 _ -")
+    return value
+
+
 _TABLE_ID = _string(40)
-_INVITE = _string(64)
+_INVITE = _invite
 _SEAT = _integer(0, 3)
 
 
@@ -247,9 +259,11 @@ def parse_client_message(text: str) -> ClientMessage:
         limits = {"bytes": size, "limit": MAX_FRAME_BYTES}
         raise ProtocolError("too_large", f"message of {size} bytes; the limit is {MAX_FRAME_BYTES}", params=limits)
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as error:
-        raise ProtocolError("bad_json", f"not JSON: {error}") from None
+        data = load_json(text)
+    except JsonLimitError as error:
+        if error.reason == "not_json":
+            raise ProtocolError("bad_json", str(error)) from None
+        raise ProtocolError("bad_message", str(error), params=error.params) from None
     if not isinstance(data, dict):
         message = f"a message must be a JSON object, got {type(data).__name__}"
         raise ProtocolError("bad_message", message, params={"reason": "not_object"})

@@ -19,8 +19,16 @@ PROTOCOL_VERSION: Final = 2
 
 
 def dumps(data: Any) -> str:
-    """Compact JSON, UTF-8 text kept as is (the encoding of every message)."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON, UTF-8 text kept as is (the encoding of every message). Text that cannot be
+    encoded as UTF-8 (a lone surrogate) is escaped instead (``\\ud800``), so the answer can always
+    be sent."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    if not text.isascii():
+        try:
+            text.encode()
+        except UnicodeEncodeError:
+            return json.dumps(data, separators=(",", ":"))
+    return text
 
 
 def message(kind: str, **fields: Any) -> dict[str, Any]:
