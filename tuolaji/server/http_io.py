@@ -4,7 +4,6 @@ bearer tokens, the client's address (docs/PROTOCOL.md §1)."""
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
