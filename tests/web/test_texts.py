@@ -139,6 +139,11 @@ SERVER_REFUSALS: list[tuple[dict[str, Any], Words]] = [
     ({"code": "not_your_turn", "params": {"reason": "not_to_move", "to_move": 3, "rule": "R21"}}, [{"en": "West"}]),
     ({"code": "wrong_phase", "params": {"reason": "no_hand", "action": "play", "table": "t1"}}, []),
     ({"code": "rate_limited", "params": {"reason": "closing"}}, []),
+    ({"code": "rate_limited", "params": {"reason": "tables", "seconds": 12, "limit": 30}}, ["12"]),
+    ({"code": "bad_token", "params": {"reason": "expired"}}, []),
+    ({"code": "lobby_full", "params": {"limit": 10}}, ["10"]),
+    ({"code": "rate_limited", "params": {"reason": "joins", "seconds": 42}}, ["42"]),
+    ({"code": "escape_cooldown", "params": {"seconds": 61, "rule": "R43"}}, ["61"]),
 ]
 
 

@@ -26,6 +26,10 @@ addStrings({
   "e.escape_cooldown.params": ["你刚从牌局中逃跑，{seconds} 秒后才能再入座。", "你剛從牌局中逃跑，{seconds} 秒後才能再入座。", "You left a hand (escape): you may sit down again in {seconds} s."],
   "e.rate_limited.joins": ["入座太频繁了，请 {seconds} 秒后再试。", "入座太頻繁了，請 {seconds} 秒後再試。", "Too many tables in a row: try again in {seconds} s."],
   "e.bad_token.logged_out": ["你已登出，这个连接已关闭。", "你已登出，這個連線已關閉。", "You logged out; this connection is closed."],
+  "e.rate_limited.tables": ["从这个网络开的牌桌太多了，请 {seconds} 秒后再试。", "從這個網路開的牌桌太多了，請 {seconds} 秒後再試。", "Too many tables opened from your network: try again in {seconds} s."],
+  "e.bad_token.expired": ["登录已过期，这个连接已关闭，请重新登录。", "登入已過期，這個連線已關閉，請重新登入。", "Your session expired and this connection is closed: log in again."],
+  "e.lobby_full": ["从你的网络打开牌室大厅的窗口太多了，这个窗口暂时看不到牌桌列表。", "從你的網路打開牌室大廳的視窗太多了，這個視窗暫時看不到牌桌列表。", "Too many windows on your network follow the lobby: this one does not get the table list for now."],
+  "e.lobby_full.params": ["从你的网络最多 {limit} 个窗口能看牌桌列表，这个窗口暂时看不到。", "從你的網路最多 {limit} 個視窗能看牌桌列表，這個視窗暫時看不到。", "At most {limit} windows on your network follow the lobby: this one does not get the table list for now."],
   "e.server_restarting": ["服务器正在重启，请稍候再试。", "伺服器正在重啟，請稍候再試。", "The server is restarting: try again in a moment."],
   "e.table_moving": ["这张牌桌正转到另一台服务器，请稍候再试。", "這張牌桌正轉到另一台伺服器，請稍候再試。", "This table is moving to another server: try again in a moment."],
   "e.service_unavailable": ["牌室暂时无法开新桌或入座，请稍候再试。", "牌室暫時無法開新桌或入座，請稍候再試。", "The card room cannot open tables or seat anyone right now: try again in a moment."],
@@ -138,7 +142,7 @@ function vars(p, names) {
   for (const key of ["cards", "example", "kept", "others", "missing"]) {
     if (Array.isArray(p[key])) out[key] = cardsText(p[key]);
   }
-  for (const key of ["held", "lead_size", "count", "best_pairs", "got_pairs", "standing"]) {
+  for (const key of ["held", "lead_size", "count", "best_pairs", "got_pairs", "standing", "seconds", "limit"]) {
     if (typeof p[key] === "number") out[key] = p[key];
   }
   if (typeof p.wait_ms === "number") out.wait_s = Math.max(1, Math.ceil(p.wait_ms / 1000));
