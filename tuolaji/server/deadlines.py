@@ -13,7 +13,7 @@ timeout and pings.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -71,8 +71,15 @@ class HeaderDeadline:
         transport.close()
 
 
-class GuardedH11(H11Protocol):
-    """uvicorn's h11 protocol with a :class:`HeaderDeadline`."""
+if TYPE_CHECKING:
+    _Uvicorn = H11Protocol
+else:
+    _Uvicorn = object
+
+
+class _Guarded(_Uvicorn):
+    """A uvicorn HTTP protocol with a :class:`HeaderDeadline` (mixed in before h11's or httptools',
+    which share these methods)."""
 
     def __init__(self, config: uvicorn.Config, *args: Any, **kwargs: Any) -> None:
         super().__init__(config, *args, **kwargs)
@@ -94,6 +101,10 @@ class GuardedH11(H11Protocol):
         self.deadline.arm()
 
 
+class GuardedH11(_Guarded, H11Protocol):
+    """uvicorn's h11 protocol with a :class:`HeaderDeadline`."""
+
+
 def http_protocol() -> type[asyncio.Protocol]:
     """The HTTP protocol class to run: httptools' with the deadline when it is installed (uvicorn's
     own choice, ``http="auto"``), else h11's."""
@@ -102,26 +113,7 @@ def http_protocol() -> type[asyncio.Protocol]:
     except ImportError:
         return GuardedH11
 
-    class GuardedHttpTools(HttpToolsProtocol):
+    class GuardedHttpTools(_Guarded, HttpToolsProtocol):  # type: ignore[misc]
         """uvicorn's httptools protocol with a :class:`HeaderDeadline`."""
-
-        def __init__(self, config: uvicorn.Config, *args: Any, **kwargs: Any) -> None:
-            super().__init__(config, *args, **kwargs)
-            self.deadline = HeaderDeadline(self, getattr(config, "header_timeout", HEADER_TIMEOUT))
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            """Open, with the header clock running."""
-            super().connection_made(transport)
-            self.deadline.arm()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            """Gone: stop the clock."""
-            self.deadline.disarm()
-            super().connection_lost(exc)
-
-        def on_response_complete(self) -> None:
-            """A response ended: the next request's headers are due within the deadline."""
-            super().on_response_complete()
-            self.deadline.arm()
 
     return GuardedHttpTools
