@@ -24,7 +24,13 @@ from tuolaji.store.db import Database
 from tuolaji.store.models import Account, SessionToken, utcnow
 from tuolaji.store.nicknames import GUEST_PREFIX, NICKNAME_MAX, NicknameError, skeleton
 from tuolaji.store.nicknames import check_nickname as _check_nickname
-from tuolaji.store.passwords import HashingBusy, PasswordError, PasswordHashing, common_passwords
+from tuolaji.store.passwords import (
+    HashingBusy,
+    PasswordError,
+    PasswordHashing,
+    common_passwords,
+    encodes_as_utf8,
+)
 from tuolaji.store.passwords import check_password as _check_password
 
 DEFAULT_START_SILVER: Final = 1000
@@ -143,15 +149,6 @@ def check_nickname(nickname: object) -> str:
         raise BadNickname(str(error), error.reason) from None
 
 
-def _unicode(value: str) -> bool:
-    """Whether ``value`` encodes as UTF-8 (JSON may carry lone surrogates, which do not)."""
-    try:
-        value.encode()
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def check_password(password: object, nickname: str | None = None) -> str:
     """The password if it passes the rules of :func:`tuolaji.store.passwords.check_password`;
     :class:`BadPassword` naming the rule otherwise."""
@@ -164,7 +161,7 @@ def check_password(password: object, nickname: str | None = None) -> str:
 def login_key(nickname: object) -> str | None:
     """The key a log-in with ``nickname`` is counted under (its skeleton), or None if it cannot be
     any account's nickname (then the log-in fails without a lookup)."""
-    if not isinstance(nickname, str) or not 1 <= len(nickname) <= LOGIN_NICKNAME_MAX or not _unicode(nickname):
+    if not isinstance(nickname, str) or not 1 <= len(nickname) <= LOGIN_NICKNAME_MAX or not encodes_as_utf8(nickname):
         return None
     return skeleton(nickname)
 
@@ -265,7 +262,7 @@ class Accounts:
         row = await self._find(nickname, key)
         if row is None or row.password_hash is None:
             raise BadCredentials()
-        if not isinstance(password, str) or not _unicode(password):
+        if not isinstance(password, str) or not encodes_as_utf8(password):
             raise BadCredentials(account=True)
         try:
             matches = await self.hashing.verify(row.password_hash, password)

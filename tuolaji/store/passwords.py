@@ -63,7 +63,8 @@ def common_passwords() -> frozenset[str]:
     return frozenset(word.casefold() for word in ranked[:COMMON_COUNT])
 
 
-def _unicode(value: str) -> bool:
+def encodes_as_utf8(value: str) -> bool:
+    """Whether ``value`` encodes as UTF-8 (JSON may carry lone surrogates, which do not)."""
     try:
         value.encode()
     except UnicodeEncodeError:
@@ -75,7 +76,7 @@ def check_password(password: object, nickname: str | None = None) -> str:
     """The password if it passes every rule (module docstring); :class:`PasswordError` otherwise."""
     if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         raise PasswordError(f"password must be a string of {PASSWORD_MIN}–{PASSWORD_MAX} characters", "length")
-    if not _unicode(password):
+    if not encodes_as_utf8(password):
         raise PasswordError("password must be valid Unicode text (no lone surrogates)", "unicode")
     if any(unicodedata.category(char)[0] == "C" for char in password):
         raise PasswordError("password must not contain control or format characters", "control")
