@@ -39,12 +39,14 @@ def sqlite_url(path: str | Path) -> str:
 
 
 SQLITE_PRAGMAS = (
+    "PRAGMA busy_timeout=10000",
     "PRAGMA foreign_keys=ON",
     "PRAGMA journal_mode=WAL",
     "PRAGMA synchronous=NORMAL",
-    "PRAGMA busy_timeout=10000",
 )
-"""What every connection to an SQLite file of ours sets first."""
+"""What every connection to an SQLite file of ours sets first. The busy timeout comes first: switching
+a new file to WAL takes its lock, and a process that finds it held (another one starting at the same
+moment) must wait for it, not fail with "database is locked"."""
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
