@@ -147,7 +147,9 @@ def test_winners_receive_what_losers_pay_less_only_rounding(table: list[Balance]
     bases = [b.silver_base for b in table]
     dues = [min(bases[seat] * levels, table[seat].silver) for seat in range(4) if seat % 2 != team]
     claims = [bases[seat] * levels for seat in range(4) if seat % 2 == team]
-    if sum(dues) == sum(claims) and all(due == bases[s] * levels for due, s in zip(dues, (team ^ 1, team ^ 3))):
+    if sum(dues) == sum(claims) and all(
+        due == bases[s] * levels for due, s in zip(dues, (team ^ 1, team ^ 3), strict=True)
+    ):
         assert [changes[seat].silver for seat in range(4) if seat % 2 == team] == claims
 
 
