@@ -165,7 +165,7 @@ def test_a_hand_against_bots_moves_nothing(people: list[Balance], bot_team: int,
 
 
 def test_rule_book_example_a_rich_loser_pays_only_what_the_winners_claim() -> None:
-    """Rule book (R40): 布衣 winners (bases 1 and 1 silver) beating 經理s (base 256) by 2 levels gain
+    """Rule book (R40): 待業 winners (silver base 1) beating 經理s (silver base 256) by 2 levels gain
     2 each; the losers pay those 4 between them (2 each), not 512 each."""
     poor, rich = Balance(0, 0), Balance(0, 25600)
     changes = settle(played(0, 2, ()), [poor, rich, poor, rich])
