@@ -726,9 +726,9 @@ async def wrong_follower(client: Ws, deadline: float) -> int:
     while time.monotonic() < deadline:
         await asyncio.sleep(0.005)
         state = next((m for m in reversed(client.got) if m["type"] == "state"), None)
-        view = state["view"] if state else None
-        if view is None or view["seat"] is None:
+        if state is None or state["view"] is None or state["view"]["seat"] is None:
             continue
+        view = state["view"]
         key = (state["hand"], view["phase"], view["tricks_played"], len(view["trick"]), view["to_move"])
         if key in done:
             continue
