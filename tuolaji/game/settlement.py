@@ -127,7 +127,7 @@ def settle(result: RoundResult, balances: Sequence[Seat]) -> list[Change]:
     if result.winning_team is None or result.levels == 0:
         return [Change() for _ in balances]
     winners = [seat % 2 == result.winning_team for seat in range(len(balances))]
-    cheated = result.cheaters != ()
+    cheated = bool(result.cheaters)
     points = _transfer(_claims(balances, winners, result.levels, silver=False), winners, cheated)
     silver = _transfer(_claims(balances, winners, result.levels, silver=True), winners, cheated)
     return [Change(p, s) for p, s in zip(points, silver, strict=True)]
