@@ -46,6 +46,12 @@ Every attack is bounded in count and time and goes only to a server it starts it
 - ``frames`` (issue 46): 10 connections each send a JSON number of 5,000 digits, 10 others a lone
   surrogate as the message type (``"\\ud800"``), each followed by a ``ping``: how many still answer;
   and ``POST /api/guest``, ``/api/register``, ``/api/login`` with a 5,000-digit number: the statuses.
+- ``laogai_farm`` (issue 46): a guest's table (``deal_interval_ms 0, bid_window_seconds 0,
+  review_seconds 0, warn_wrong_follow true``, on autoplay) with two bots; a fresh guest opposite
+  follows outside the led class in every trick, confirming ``laogai``, for ``--seconds``: hands,
+  and the 積分 and silver the two people hold together, created per minute.
+- ``bot_tables`` (issue 46): one guest on autoplay with three bots at the server's fastest pace
+  for ``--seconds``: hands, and the 積分 and silver created per minute.
 
     .venv/bin/python benchmarks/abuse.py                                   # this tree
     mkdir /tmp/before && git archive 4633f3d | tar -x -C /tmp/before
@@ -99,6 +105,8 @@ SCENARIOS = (
     "concurrency",
     "freeze",
     "frames",
+    "laogai_farm",
+    "bot_tables",
 )
 OPEN = {"deal_interval_ms": 0, "bid_window_seconds": 0.5, "review_seconds": 0, "turn_seconds": 60}
 _RUNNING = re.compile(r"Uvicorn running on (http://[\d.]+:\d+)")
@@ -687,6 +695,134 @@ async def frames_that_kill(url: str, each: int = 10) -> dict[str, Any]:
     return report
 
 
+FARM_OPTIONS = {
+    "deal_interval_ms": 0,
+    "bid_window_seconds": 0,
+    "review_seconds": 0,
+    "turn_seconds": 60,
+    "warn_wrong_follow": True,
+}
+
+
+def off_class(view: dict[str, Any]) -> list[str] | None:
+    """Cards outside the led suit-class while holding it (R23/R24 broken), if the hand has them."""
+
+    def suit_class(card: str) -> str:
+        trump = card in ("BJ", "SJ") or card[0] in (view["level"], "2") or card[1] == view["trump_suit"]
+        return "trump" if trump else card[1]
+
+    lead = view["trick"][0]["cards"]
+    others = [card for card in view["hand"] if suit_class(card) != suit_class(lead[0])]
+    if len(others) < len(lead) or len(others) == len(view["hand"]):
+        return None
+    return others[: len(lead)]
+
+
+async def wrong_follower(client: Ws, deadline: float) -> int:
+    """Play every turn of ``client`` until ``deadline``: a wrong follow confirmed as 勞改 (R33) when
+    the hand allows one, else the hint; bid when asked. The 勞改 confirmations made."""
+    done: set[tuple[Any, ...]] = set()
+    confirmed = 0
+    while time.monotonic() < deadline:
+        await asyncio.sleep(0.005)
+        state = next((m for m in reversed(client.got) if m["type"] == "state"), None)
+        if state is None or state["view"] is None or state["view"]["seat"] is None:
+            continue
+        view = state["view"]
+        key = (state["hand"], view["phase"], view["tricks_played"], len(view["trick"]), view["to_move"])
+        if key in done:
+            continue
+        if view["phase"] in ("dealing", "bidding") and view["bid"] is None and view["bid_options"]:
+            option = max(view["bid_options"], key=lambda item: item["count"])
+            await client.send("bid", suit=option["suit"], count=option["count"])
+        elif view["phase"] == "playing" and view["to_move"] == view["seat"]:
+            wrong = off_class(view) if view["trick"] else None
+            if wrong is not None:
+                await client.send("play", cards=wrong, laogai=True)
+                confirmed += 1
+            elif view["hint"]:
+                await client.send("play", cards=view["hint"])
+        else:
+            continue
+        done.add(key)
+    return confirmed
+
+
+def holdings(client: Ws) -> tuple[int, int]:
+    """The client's 積分 and silver from the newest ``account`` (or ``welcome``) message."""
+    for message in reversed(client.got):
+        if message["type"] in ("account", "welcome") and message.get("account"):
+            return message["account"]["points"], message["account"]["silver"]
+    raise RuntimeError("no account seen")
+
+
+def created(people: Sequence[Ws], before: Sequence[tuple[int, int]], seconds: float) -> dict[str, Any]:
+    """Hands seen and the 積分 and silver the people gained together, in all and per minute."""
+    after = [holdings(client) for client in people]
+    points = sum(p for p, _ in after) - sum(p for p, _ in before)
+    silver = sum(s for _, s in after) - sum(s for _, s in before)
+    return {
+        "hands": sum(1 for m in people[0].got if m["type"] == "hand_end"),
+        "seconds": round(seconds, 1),
+        "points_created": points,
+        "silver_created": silver,
+        "points_per_minute": round(points * 60 / seconds, 1),
+        "silver_per_minute": round(silver * 60 / seconds, 1),
+        "people_after": after,
+    }
+
+
+def laogai_farm(seconds: float) -> Scenario:
+    """Issue 46 (a): an accomplice's fast table, two bots, a guest opposite who is 勞改 every hand."""
+
+    async def run(url: str) -> dict[str, Any]:
+        async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+            owner = await Ws.guest(url, http)
+            victim = await Ws.guest(url, http)
+        before = [holdings(owner), holdings(victim)]
+        await owner.send("create_table", options=FARM_OPTIONS)
+        table_id = (await owner.until(lambda m: m["type"] == "table"))["table"]["id"]
+        for seat in (2, 3):
+            await owner.send("add_bot", seat=seat)
+        ref = await victim.send("join", table=table_id, seat=1)
+        await victim.until(lambda m: m["type"] in ("ack", "error") and m.get("ref") == ref)
+        await owner.send("start")
+        await victim.send("start")
+        await owner.until(lambda m: m["type"] == "state" and m["view"] is not None)
+        await owner.send("autoplay", on=True)
+        started = time.monotonic()
+        confirmed = await wrong_follower(victim, started + seconds)
+        report = {**created([owner, victim], before, time.monotonic() - started), "laogai_confirmed": confirmed}
+        await owner.close()
+        await victim.close()
+        return report
+
+    return run
+
+
+def bot_tables(seconds: float) -> Scenario:
+    """Issue 46 (b): one guest on autoplay with three bots, hands as fast as the server deals them."""
+
+    async def run(url: str) -> dict[str, Any]:
+        async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+            person = await Ws.guest(url, http)
+        before = [holdings(person)]
+        await person.send("create_table", options={**OPEN, "bid_window_seconds": 0, "review_seconds": 0})
+        await person.until(lambda m: m["type"] == "table")
+        for seat in (1, 2, 3):
+            await person.send("add_bot", seat=seat)
+        await person.send("start")
+        await person.until(lambda m: m["type"] == "state" and m["view"] is not None)
+        await person.send("autoplay", on=True)
+        started = time.monotonic()
+        await asyncio.sleep(seconds)
+        report = created([person], before, time.monotonic() - started)
+        await person.close()
+        return report
+
+    return run
+
+
 async def with_server(repo: Path, args: Sequence[str], run: Scenario) -> dict[str, Any]:
     """``run(url)`` against a fresh server from ``repo`` started with ``args``."""
     server = Server(repo, args)
@@ -1016,6 +1152,11 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         report["freeze_private_table"] = await with_server(repo, unlimited(repo), freeze(seconds))
     if "frames" in chosen:
         report["frames_that_kill"] = await with_server(repo, unlimited(repo), frames_that_kill)
+    fast = ("--bot-delay", "0", "--next-hand-delay", "0", *unlimited(repo))
+    if "laogai_farm" in chosen:
+        report["laogai_farm"] = await with_server(repo, fast, laogai_farm(seconds))
+    if "bot_tables" in chosen:
+        report["bot_tables_one_person"] = await with_server(repo, fast, bot_tables(seconds))
     if "thinking" in chosen:
         report["thinking_server_pace"] = await fairness(seconds, args.budget_ms, bot_delay=0.6)
         report["thinking_flat_out"] = await fairness(seconds, args.budget_ms, bot_delay=0.0)

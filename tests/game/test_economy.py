@@ -1,7 +1,9 @@
 """The economy's invariants (docs/RULES-NOTES.md, Economy; R39–R43, §13) as properties.
 
-An escape (R43) is a transfer: the opponents never gain more than the escaper actually lost, so
-no sequence of escapes creates 積分 or silver; no settlement takes a balance below 0 (R39).
+Every settlement is a transfer between people: what winners receive is what losers actually pay
+(R40–R41, rounding down), an escape (R43) pays the opponents at most what the escaper actually
+lost, bots' seats (``None``) neither pay nor receive, so no hand creates 積分 or silver; no
+settlement takes a balance below 0 (R39).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tuolaji.game import RoundResult
-from tuolaji.game.settlement import Balance, Change, apply_change, settle
+from tuolaji.game.settlement import Balance, Change, Seat, apply_change, settle
 
 amounts = st.one_of(st.integers(0, 30), st.integers(0, 3_000_000), st.integers(0, 10**12))
 balances = st.builds(Balance, amounts, amounts)
@@ -97,3 +99,93 @@ def test_no_settlement_takes_a_balance_below_zero(
         for balance, change in zip(table, settle(result, table), strict=True):
             assert balance.points + change.points >= 0
             assert balance.silver + change.silver >= 0
+
+
+seats_or_bots = st.lists(st.one_of(balances, st.none()), min_size=4, max_size=4)
+results = st.one_of(
+    st.builds(played, st.integers(0, 1), st.integers(0, 6), st.sampled_from([(), (0,), (1, 3)])),
+    st.builds(escape, seats),
+)
+
+
+def _after(table: list[Seat], changes: list[Change]) -> list[Seat]:
+    return [None if b is None else apply_change(b, c) for b, c in zip(table, changes, strict=True)]
+
+
+def _totals(table: list[Seat]) -> tuple[int, int]:
+    return sum(b.points for b in table if b), sum(b.silver for b in table if b)
+
+
+@given(seats_or_bots, results)
+def test_no_settlement_creates_points_or_silver(table: list[Seat], result: RoundResult) -> None:
+    """R40–R43: the people's total 積分 and silver after a settlement are at most those before; bots
+    never gain or pay; nobody goes below 0 (R39)."""
+    changes = settle(result, table)
+    after = _after(table, changes)
+    assert _totals(after)[0] <= _totals(table)[0]
+    assert _totals(after)[1] <= _totals(table)[1]
+    for balance, change in zip(table, changes, strict=True):
+        if balance is None:
+            assert change == Change()
+        else:
+            assert balance.points + change.points >= 0
+            assert balance.silver + change.silver >= 0
+
+
+@given(tables, st.integers(0, 1), st.integers(1, 6))
+def test_winners_receive_what_losers_pay_less_only_rounding(table: list[Balance], team: int, levels: int) -> None:
+    """R40: among people the amount moved is conserved up to one unit lost per winner to rounding;
+    when every loser can pay and the dues cover the claims, each winner gains own base × levels."""
+    changes = settle(played(team, levels, ()), table)
+    for currency in ("points", "silver"):
+        moved = [getattr(change, currency) for change in changes]
+        paid = -sum(moved[seat] for seat in range(4) if seat % 2 != team)
+        received = sum(moved[seat] for seat in range(4) if seat % 2 == team)
+        assert 0 <= paid - received <= 2
+        assert all(moved[seat] >= 0 for seat in range(4) if seat % 2 == team)
+        assert all(moved[seat] <= 0 for seat in range(4) if seat % 2 != team)
+    bases = [b.silver_base for b in table]
+    dues = [min(bases[seat] * levels, table[seat].silver) for seat in range(4) if seat % 2 != team]
+    claims = [bases[seat] * levels for seat in range(4) if seat % 2 == team]
+    if sum(dues) == sum(claims) and all(
+        due == bases[s] * levels for due, s in zip(dues, (team ^ 1, team ^ 3), strict=True)
+    ):
+        assert [changes[seat].silver for seat in range(4) if seat % 2 == team] == claims
+
+
+@given(st.lists(balances, min_size=2, max_size=2), st.integers(0, 1), st.integers(0, 1), st.integers(1, 3))
+def test_a_hand_against_bots_moves_nothing(people: list[Balance], bot_team: int, person: int, levels: int) -> None:
+    """R40: one person (or two partners) against two bots: whoever wins, nobody gains or pays."""
+    table: list[Seat] = [None] * 4
+    table[(bot_team ^ 1) + 0] = people[0]
+    if person:
+        table[(bot_team ^ 1) + 2] = people[1]
+    for team in (0, 1):
+        assert settle(played(team, levels, ()), table) == [Change()] * 4
+
+
+def test_rule_book_example_a_rich_loser_pays_only_what_the_winners_claim() -> None:
+    """Rule book (R40): 待業 winners (silver base 1) beating 經理s (silver base 256) by 2 levels gain
+    2 each; the losers pay those 4 between them (2 each), not 512 each."""
+    poor, rich = Balance(0, 0), Balance(0, 25600)
+    changes = settle(played(0, 2, ()), [poor, rich, poor, rich])
+    assert changes == [Change(0, 2), Change(0, -2), Change(0, 2), Change(0, -2)]
+
+
+def test_rule_book_example_a_broke_loser_pays_nothing_and_nobody_gains() -> None:
+    """Rule book (R40): winners take what the losers hold; a broke loser's side pays nothing."""
+    table = [Balance(0, 1000), Balance(0, 0), Balance(0, 1000), Balance(0, 0)]
+    assert settle(played(0, 3, ()), table) == [Change()] * 4
+
+
+def test_rule_book_example_one_loser_pays_for_a_broke_partner() -> None:
+    """Rule book (R40): two 正式工 winners (base 4) by 3 levels claim 12 silver each; the losers are a
+    經理 (owes 768) and a broke partner (owes 0): the 經理 pays the 24 claimed, each winner gets 12."""
+    table = [Balance(0, 400), Balance(0, 25600), Balance(0, 400), Balance(0, 0)]
+    assert settle(played(0, 3, ()), table) == [Change(0, 12), Change(0, -24), Change(0, 12), Change()]
+
+
+def test_cheating_cancels_gains_and_the_losers_still_pay() -> None:
+    """R41 with R32: the flagged hand's winners gain nothing; the losers pay their dues in full."""
+    table = [Balance(0, 100), Balance(0, 400), Balance(0, 100), Balance(0, 400)]
+    assert settle(played(0, 1, (0,)), table) == [Change(), Change(0, -4), Change(), Change(0, -4)]

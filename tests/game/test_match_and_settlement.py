@@ -74,10 +74,12 @@ def test_wealth_titles(silver: int, title: str, base: int) -> None:
 BALANCES = [Balance(100, 1000), Balance(0, 50), Balance(2000, 400), Balance(650, 0)]
 
 
-def test_winners_gain_and_losers_lose_their_own_bases_times_levels_floored() -> None:
-    """R40: own 基礎分 × levels and own 基本銀子 × levels; balances never below 0."""
+def test_winners_share_what_the_losers_actually_pay() -> None:
+    """R40 as a transfer (docs/RULES-NOTES.md, Economy): the losers owe own bases × levels capped at
+    what they hold (積分 0 and 8, silver 2 and 0); the winners split that by their claims (積分 4 and
+    20, silver 16 and 8), rounding down: 積分 1 and 6 of 8 paid, silver 1 and 0 of 2 paid."""
     result = RoundResult(kind="played", dealer=0, winner="defenders", winning_team=0, levels=2)
-    assert settle(result, BALANCES) == [Change(4, 16), Change(0, -2), Change(20, 8), Change(-8, 0)]
+    assert settle(result, BALANCES) == [Change(1, 1), Change(0, -2), Change(6, 0), Change(-8, 0)]
 
 
 def test_no_level_change_changes_no_balance() -> None:

@@ -34,12 +34,13 @@ async def test_full_hand_from_deal_to_settlement(live_server: LiveServer) -> Non
         assert {e["hand_id"] for e in ends if e} == {end["hand_id"]}
         assert end["result"]["kind"] == "played"
         assert [line["seat"] for line in end["settlement"]] == [0, 1, 2, 3]
-        # R40: each winner gains its own bases × levels; the losers lose the same (floored at 0).
+        # R40 as a transfer: the losers pay own bases × levels (8 silver × levels each, from 1,000)
+        # and the winners receive it; new accounts hold no 積分, so no 積分 moves.
         levels = end["result"]["levels"]
         for line in end["settlement"]:
             won = line["seat"] % 2 == end["result"]["winning_team"]
             assert line["silver_delta"] == (8 * levels if won else -8 * levels)
-            assert line["points_delta"] == (levels if won else 0)
+            assert line["points_delta"] == 0
         # R37: the match goes on with the next dealer, at the dealer team's level (R6).
         following = await clients[0].wait(lambda item: item["type"] == "state" and item["hand"] == 2)
         dealer = end["dealer"]

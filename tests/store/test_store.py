@@ -103,11 +103,12 @@ async def test_settlement_and_records(url: str) -> None:
             HandSeat(2, ids[2], "北"),
             HandSeat(3, bot="heuristic"),
         ]
-        # R40: team 0 (seats 0, 2) wins 2 levels: +2 × own bases; seat 1 loses 2 × its bases, floored at 0.
+        # R40 as a transfer: team 0 (seats 0, 2) wins 2 levels; seat 1 pays 2 × its silver base (16) and
+        # no 積分 (it holds none), the bot in seat 3 pays nothing; the winners split the 16.
         won = RoundResult(kind="played", dealer=0, winner="defenders", winning_team=0, levels=2, score=60)
         settled = await record_hand(db, _hand(won, seats))
         lines = settled.lines
-        assert [(line["points_delta"], line["silver_delta"]) for line in lines[:3]] == [(2, 16), (0, -16), (2, 16)]
+        assert [(line["points_delta"], line["silver_delta"]) for line in lines[:3]] == [(0, 8), (0, -16), (0, 8)]
         assert lines[3]["bot"] == "heuristic" and lines[3]["points"] is None
         assert settled.accounts[0].hands_won == 1 and settled.accounts[1].hands_won == 0
         assert settled.accounts[1].silver == 984
@@ -152,8 +153,10 @@ async def test_concurrent_hand_records_lose_no_update(db: Database) -> None:
     settled = await asyncio.gather(*(record_hand(db, _hand(won, seats, number)) for number in range(1, 21)))
     assert len({item.hand_id for item in settled}) == 20
     winner, loser = await accounts.get(ids[0]), await accounts.get(ids[1])
-    assert winner is not None and (winner.hands_played, winner.hands_won, winner.points) == (20, 20, 20)
-    assert loser is not None and (loser.hands_played, loser.hands_won) == (20, 0)
+    # R40 as a transfer: each hand moves 8 silver (the loser's base) from each loser to each winner;
+    # guests hold no 積分, so none moves.
+    assert winner is not None and (winner.hands_played, winner.hands_won, winner.silver) == (20, 20, 1160)
+    assert loser is not None and (loser.hands_played, loser.hands_won, loser.silver) == (20, 0, 840)
 
 
 async def test_engine_creates_the_sqlite_directory(tmp_path: Path) -> None:

@@ -122,7 +122,8 @@ async def test_the_last_step_and_the_settlement_share_one_transaction(db: Databa
     try:
         await log.create("t1", OPTIONS)
         settled = await log.append(LogWrite("t1", 1, [Settling()], hand=hand))
-        assert settled is not None and settled.lines[0]["points_delta"] > 0
+        # R40: a win against a bot and empty seats is paid by nobody (docs/RULES-NOTES.md, Economy).
+        assert settled is not None and (settled.lines[0]["points_delta"], settled.lines[0]["silver_delta"]) == (0, 0)
         record = await get_hand(db, settled.hand_id)
         assert record is not None and record["number"] == 1
         again = await log.stored_hand("t1", 1)

@@ -106,41 +106,83 @@ class Change:
     silver: int = 0
 
 
+Seat = Balance | None
+"""A seat's balance before a settlement; ``None`` for a bot's seat, which neither pays nor receives."""
+
+
 def _loss(balance: Balance, points: int, silver: int) -> Change:
     # R40: balances are floored at 0, so a loser never pays more than they hold.
     return Change(-min(points, balance.points), -min(silver, balance.silver))
 
 
-def settle(result: RoundResult, balances: Sequence[Balance]) -> list[Change]:
-    """The change to each seat's balance after ``result`` (R39–R43); ``balances`` in seat order."""
+def settle(result: RoundResult, balances: Sequence[Seat]) -> list[Change]:
+    """The change to each seat's balance after ``result`` (R39–R43); ``balances`` in seat order,
+    ``None`` for a bot's seat.
+
+    Every settlement is a transfer between people (docs/RULES-NOTES.md, Economy): no seat gains
+    more than other seats actually paid, so no hand creates 積分 or silver.
+    """
     if result.escaped is not None:
         return _settle_escape(result.escaped, balances)
     if result.winning_team is None or result.levels == 0:
         return [Change() for _ in balances]
-    changes = []
-    for seat, balance in enumerate(balances):
-        if seat % 2 == result.winning_team:
-            # R41: a cheating flag (R32) cancels the winners' gains; the losers still pay.
-            factor = 0 if result.cheaters else result.levels
-            changes.append(Change(balance.point_base * factor, balance.silver_base * factor))
-        else:
-            changes.append(_loss(balance, balance.point_base * result.levels, balance.silver_base * result.levels))
-    return changes
+    winners = [seat % 2 == result.winning_team for seat in range(len(balances))]
+    cheated = bool(result.cheaters)
+    points = _transfer(_claims(balances, winners, result.levels, silver=False), winners, cheated)
+    silver = _transfer(_claims(balances, winners, result.levels, silver=True), winners, cheated)
+    return [Change(p, s) for p, s in zip(points, silver, strict=True)]
 
 
-def _settle_escape(escaped: int, balances: Sequence[Balance]) -> list[Change]:
+def _claims(balances: Sequence[Seat], winners: Sequence[bool], levels: int, *, silver: bool) -> list[int]:
+    """R40 in one currency: a winner claims own base × levels; a loser owes the same, capped at
+    what it holds (R39). A bot's seat claims and owes nothing."""
+    claims = []
+    for balance, won in zip(balances, winners, strict=True):
+        if balance is None:
+            claims.append(0)
+            continue
+        base, held = (balance.silver_base, balance.silver) if silver else (balance.point_base, balance.points)
+        claims.append(base * levels if won else min(base * levels, held))
+    return claims
+
+
+def _transfer(claims: Sequence[int], winners: Sequence[bool], cheated: bool) -> list[int]:
+    """R40–R41 in one currency: what the losers pay is what the winners share.
+
+    The amount moved is the smaller of the losers' dues (each already capped at what it holds) and
+    the winners' claims. Each loser pays its part of it in proportion to its due, each winner
+    receives its part of what was actually paid in proportion to its claim; both round down, so an
+    odd unit is lost, never created. A cheating flag (R32, R41) cancels the winners' gains while the
+    losers still pay their dues in full.
+    """
+    dues = sum(claim for claim, won in zip(claims, winners, strict=True) if not won)
+    wanted = sum(claim for claim, won in zip(claims, winners, strict=True) if won)
+    moved = dues if cheated else min(dues, wanted)
+    paid = [0 if won or not dues else claim * moved // dues for claim, won in zip(claims, winners, strict=True)]
+    total = sum(paid)
+    if cheated or not wanted:
+        return [-amount for amount in paid]
+    return [
+        claim * total // wanted if won else -amount for claim, won, amount in zip(claims, winners, paid, strict=True)
+    ]
+
+
+def _settle_escape(escaped: int, balances: Sequence[Seat]) -> list[Change]:
     """R43 as a transfer (docs/RULES-NOTES.md, Economy): the escaper loses 6× own bases (floored at
-    0, R40), and each opponent gains half of what the escaper actually lost, rounded down: 3× the
-    escaper's bases when the escaper could pay in full, less when not, nothing from a broke escaper.
-    The opponents together never gain more than the escaper lost; the partner is unchanged."""
+    0, R40), and each opponent who is a person gains half of what the escaper actually lost,
+    rounded down: 3× the escaper's bases when the escaper could pay in full, less when not, nothing
+    from a broke escaper. A bot opponent's half is kept by nobody. The opponents together never
+    gain more than the escaper lost; the partner is unchanged."""
     escaper = balances[escaped]
+    if escaper is None:
+        return [Change() for _ in balances]
     lost = _loss(escaper, ESCAPE_LOSS_FACTOR * escaper.point_base, ESCAPE_LOSS_FACTOR * escaper.silver_base)
     share = Change(-lost.points // ESCAPE_SHARES, -lost.silver // ESCAPE_SHARES)
     changes = []
-    for seat in range(len(balances)):
+    for seat, balance in enumerate(balances):
         if seat == escaped:
             changes.append(lost)
-        elif seat % 2 != escaped % 2:
+        elif seat % 2 != escaped % 2 and balance is not None:
             changes.append(share)
         else:
             changes.append(Change())

@@ -63,7 +63,8 @@ async def settle_hand(session: AsyncSession, hand: HandWrite) -> Settled:
     """Settle ``hand`` (R39–R43) and store its record within ``session``'s transaction (the caller
     commits; a table's log write does it in the transaction that closes the live hand).
 
-    Bots have no balance: they settle as zero balances and nothing of theirs is stored.
+    Bots have no balance: their seats neither pay nor receive (R40, docs/RULES-NOTES.md, Economy)
+    and nothing of theirs is stored.
     """
     result = hand.result
     ids = [seat.account_id for seat in hand.seats if seat.account_id is not None]
@@ -71,10 +72,8 @@ async def settle_hand(session: AsyncSession, hand: HandWrite) -> Settled:
         row.id: row
         for row in (await session.execute(select(Account).where(Account.id.in_(ids)).with_for_update())).scalars()
     }
-    balances = [
-        Balance(rows[seat.account_id].points, rows[seat.account_id].silver)
-        if seat.account_id in rows
-        else Balance(0, 0)
+    balances: list[Balance | None] = [
+        Balance(rows[seat.account_id].points, rows[seat.account_id].silver) if seat.account_id in rows else None
         for seat in hand.seats
     ]
     changes = settle(result, balances)
@@ -85,7 +84,7 @@ async def settle_hand(session: AsyncSession, hand: HandWrite) -> Settled:
     accounts: dict[int, AccountData] = {}
     for seat, balance, change in zip(hand.seats, balances, changes, strict=True):
         row = rows.get(seat.account_id) if seat.account_id is not None else None
-        if row is None:
+        if row is None or balance is None:
             lines.append({**seat.to_json(), "points_delta": 0, "silver_delta": 0, **_NO_BALANCE})
             continue
         line, player = _settle_seat(record.id, seat, row, balance, apply_change(balance, change), result)
