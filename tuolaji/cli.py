@@ -1,4 +1,4 @@
-"""The ``tuolaji`` command: ``simulate``, ``serve``, ``replay``, ``arena``.
+"""The ``tuolaji`` command: ``simulate``, ``serve``, ``replay``, ``arena``, ``admin``.
 
 Each subcommand lives in the module of its layer, which provides ``add_arguments(parser)`` and
 ``run(args) -> int``; this file only wires them up. Only the chosen command's layer is imported, so
@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("tuolaji.server.serve", "run the game server (HTTP + WebSocket, SQLite by default)"),
     "replay": ("tuolaji.server.hand_history", "print a stored hand trick by trick"),
     "arena": ("tuolaji.bots.arena", "duplicate matches between two bots"),
+    "admin": ("tuolaji.server.admin_cli", "an operator's commands on the database (audit)"),
 }
 
 

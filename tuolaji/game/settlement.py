@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from tuolaji.game.options import TableOptions
 from tuolaji.game.view import RoundResult
 
 RANK_TABLE: Final = (
@@ -115,12 +116,14 @@ def _loss(balance: Balance, points: int, silver: int) -> Change:
     return Change(-min(points, balance.points), -min(silver, balance.silver))
 
 
-def settle(result: RoundResult, balances: Sequence[Seat]) -> list[Change]:
+def settle(result: RoundResult, balances: Sequence[Seat], *, ranked: bool = False) -> list[Change]:
     """The change to each seat's balance after ``result`` (R39–R43); ``balances`` in seat order,
     ``None`` for a bot's seat.
 
-    Every settlement is a transfer between people (docs/RULES-NOTES.md, Economy): no seat gains
-    more than other seats actually paid, so no hand creates 積分 or silver.
+    Silver is always a transfer between people (docs/RULES-NOTES.md, Economy): no seat gains more
+    than other seats actually paid. 積分 is a transfer too, except in a ``ranked`` hand
+    (:func:`is_ranked`), the one 積分 faucet, where R40 applies as written: winners gain their own
+    基礎分 × levels, losers lose theirs (floored at 0).
     """
     if result.escaped is not None:
         return _settle_escape(result.escaped, balances)
@@ -128,9 +131,48 @@ def settle(result: RoundResult, balances: Sequence[Seat]) -> list[Change]:
         return [Change() for _ in balances]
     winners = [seat % 2 == result.winning_team for seat in range(len(balances))]
     cheated = bool(result.cheaters)
-    points = _transfer(_claims(balances, winners, result.levels, silver=False), winners, cheated)
+    if ranked:
+        points = _ranked_points(balances, winners, result.levels, cheated)
+    else:
+        points = _transfer(_claims(balances, winners, result.levels, silver=False), winners, cheated)
     silver = _transfer(_claims(balances, winners, result.levels, silver=True), winners, cheated)
     return [Change(p, s) for p, s in zip(points, silver, strict=True)]
+
+
+def is_ranked(result: RoundResult, options: TableOptions, people: Sequence[bool]) -> bool:
+    """Whether a hand is *ranked*, the 積分 faucet (docs/RULES-NOTES.md, Economy; R40): played to its
+    last card (not a 勞改, escape or dissolved hand), all four seats registered people (``people``
+    says, seat by seat, whether it is a registered account — not a guest, not a bot), at a table no
+    faster than the standard pace (:func:`at_ranked_pace`)."""
+    return result.kind == "played" and len(people) == 4 and all(people) and at_ranked_pace(options)
+
+
+RANKED_PACE: Final = TableOptions()
+"""The fastest timers a ranked table may have: the defaults (R15 deal, R44 bid window and review)."""
+
+
+def at_ranked_pace(options: TableOptions) -> bool:
+    """Whether ``options`` keep the standard pace (no timer shorter than :data:`RANKED_PACE`'s), so a
+    ranked hand cannot be played faster than an honest one."""
+    return (
+        options.deal_interval_ms >= RANKED_PACE.deal_interval_ms
+        and options.bid_window_seconds >= RANKED_PACE.bid_window_seconds
+        and options.review_seconds >= RANKED_PACE.review_seconds
+    )
+
+
+def _ranked_points(balances: Sequence[Seat], winners: Sequence[bool], levels: int, cheated: bool) -> list[int]:
+    """R40–R41 for 積分 in a ranked hand: each winner gains own 基礎分 × levels (nothing when flagged
+    for cheating), each loser loses own 基礎分 × levels, floored at 0 (R39)."""
+    changes = []
+    for balance, won in zip(balances, winners, strict=True):
+        if balance is None:
+            changes.append(0)
+        elif won:
+            changes.append(0 if cheated else balance.point_base * levels)
+        else:
+            changes.append(-min(balance.point_base * levels, balance.points))
+    return changes
 
 
 def _claims(balances: Sequence[Seat], winners: Sequence[bool], levels: int, *, silver: bool) -> list[int]:

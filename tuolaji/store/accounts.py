@@ -1,6 +1,7 @@
 """Accounts and sessions: guests, registration and log-in (argon2), opaque session tokens.
 
-Balances (積分 and silver) change only through :func:`tuolaji.store.records.settle_hand`.
+Balances (積分 and silver) change only through the ledger (:mod:`tuolaji.store.ledger`): the start
+grant here, settlements in :func:`tuolaji.store.records.settle_hand`, an admin's corrections.
 Nicknames are unique on their skeleton (:mod:`tuolaji.store.nicknames`); passwords are hashed off
 the event loop (:mod:`tuolaji.store.passwords`); a session token expires ``session_days`` after it
 was issued and a logged-out token is deleted.
@@ -21,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 
 from tuolaji.game.settlement import rank_title, wealth_title
 from tuolaji.store.db import Database
+from tuolaji.store.ledger import post
 from tuolaji.store.models import Account, SessionToken, utcnow
 from tuolaji.store.nicknames import GUEST_PREFIX, NICKNAME_MAX, NicknameError, skeleton
 from tuolaji.store.nicknames import check_nickname as _check_nickname
@@ -205,12 +207,13 @@ class Accounts:
                 password_hash=password_hash,
                 guest=guest,
                 points=0,
-                silver=self.start_silver,
+                silver=0,
                 hands_played=0,
                 hands_won=0,
             )
             session.add(row)
             await session.flush()
+            post(session, row, "start_grant", 0, self.start_silver)
             session.add(SessionToken(token_hash=session_id(token), account_id=row.id))
             data = AccountData.of(row)
         return token, data

@@ -1,5 +1,5 @@
-"""Tables: accounts, session tokens, hand records, each account's part in a hand, and the live tables'
-durable logs.
+"""Tables: accounts, session tokens, hand records, each account's part in a hand, the economy ledger
+and the live tables' durable logs.
 
 The schema is created and changed only by the Alembic migrations in ``migrations/versions``;
 these classes must match them (``tests/store`` checks that).
@@ -95,6 +95,30 @@ class HandPlayer(Base):
 
 # An account's hands (its history) and its record per side (its profile), from the index alone.
 Index("ix_hand_players_account_side", HandPlayer.account_id, HandPlayer.defending, HandPlayer.won)
+
+
+class LedgerLine(Base):
+    """One change of an account's 積分 and silver with its cause (``tuolaji.store.ledger``): an
+    account's balances always equal the sums of its lines. Append-only: lines are never updated or
+    deleted."""
+
+    __tablename__ = "ledger"
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    cause: Mapped[str] = mapped_column(String(20))
+    points_delta: Mapped[int] = mapped_column(BigInteger)
+    silver_delta: Mapped[int] = mapped_column(BigInteger)
+    points_after: Mapped[int] = mapped_column(BigInteger)
+    silver_after: Mapped[int] = mapped_column(BigInteger)
+    hand_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"), nullable=True)
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    reason: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+# An account's ledger in order (its audit and its history of corrections).
+Index("ix_ledger_account", LedgerLine.account_id, LedgerLine.id)
 
 
 class LiveTable(Base):

@@ -14,11 +14,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tuolaji.game.settlement import Balance, apply_change, rank_title, settle, wealth_title
+from tuolaji.game.options import TableOptions
+from tuolaji.game.settlement import Balance, apply_change, is_ranked, rank_title, settle, wealth_title
 from tuolaji.game.view import RoundResult
 from tuolaji.room.effects import HandSeat
 from tuolaji.store.accounts import AccountData
 from tuolaji.store.db import Database
+from tuolaji.store.ledger import Cause, post
 from tuolaji.store.models import Account, Hand, HandPlayer
 
 
@@ -76,7 +78,9 @@ async def settle_hand(session: AsyncSession, hand: HandWrite) -> Settled:
         Balance(rows[seat.account_id].points, rows[seat.account_id].silver) if seat.account_id in rows else None
         for seat in hand.seats
     ]
-    changes = settle(result, balances)
+    people = [seat.account_id in rows and not rows[seat.account_id].guest for seat in hand.seats]
+    ranked = is_ranked(result, TableOptions.from_json(hand.options), people)
+    changes = settle(result, balances, ranked=ranked)
     record = _hand_row(hand)
     session.add(record)
     await session.flush()
@@ -85,9 +89,10 @@ async def settle_hand(session: AsyncSession, hand: HandWrite) -> Settled:
     for seat, balance, change in zip(hand.seats, balances, changes, strict=True):
         row = rows.get(seat.account_id) if seat.account_id is not None else None
         if row is None or balance is None:
-            lines.append({**seat.to_json(), "points_delta": 0, "silver_delta": 0, **_NO_BALANCE})
+            lines.append({**seat.to_json(), "points_delta": 0, "silver_delta": 0, **_NO_BALANCE, "ranked": ranked})
             continue
-        line, player = _settle_seat(record.id, seat, row, balance, apply_change(balance, change), result)
+        line, player = _settle_seat(session, record.id, seat, row, (balance, apply_change(balance, change)), result)
+        line["ranked"] = ranked
         lines.append(line)
         accounts[seat.seat] = AccountData.of(row)
         session.add(player)
@@ -117,13 +122,20 @@ def _hand_row(hand: HandWrite) -> Hand:
 
 
 def _settle_seat(
-    hand_id: int, seat: HandSeat, row: Account, balance: Balance, after: Balance, result: RoundResult
+    session: AsyncSession,
+    hand_id: int,
+    seat: HandSeat,
+    row: Account,
+    change: tuple[Balance, Balance],
+    result: RoundResult,
 ) -> tuple[dict[str, Any], HandPlayer]:
-    """Move ``row``'s balance from ``balance`` to ``after`` and count the hand; the seat's settlement
-    line and its ``hand_players`` row."""
+    """Move ``row``'s balance from ``change[0]`` to ``change[1]`` through the ledger and count the
+    hand; the seat's settlement line and its ``hand_players`` row."""
+    balance, after = change
     won = result.winning_team is not None and seat.seat % 2 == result.winning_team
     defending = result.dealer is not None and seat.seat % 2 == result.dealer % 2
-    row.points, row.silver = after.points, after.silver
+    cause: Cause = "escape" if result.escaped is not None else "hand"
+    post(session, row, cause, after.points - balance.points, after.silver - balance.silver, hand_id=hand_id)
     row.hands_played += 1
     row.hands_won += int(won)
     line: dict[str, Any] = {
