@@ -78,6 +78,9 @@ class Owner(Protocol):
     def table_lost(self, table_id: str) -> None:
         """Another node owns the table now: stop serving it here."""
 
+    def hand_off(self, host: TableHost) -> bool:
+        """After each step: whether the table leaves this node now (a drain, between hands)."""
+
 
 def now_ms() -> int:
     """Wall-clock milliseconds: the time the host hands to its table."""
@@ -141,7 +144,7 @@ class TableHost:
                 except Exception:
                     log.exception("table %s: carrying out %r failed; reloading the table", self.id, command)
                     await self._reload()
-                if self.table.closed or self.stopped:
+                if self.table.closed or self.stopped or self.owner.hand_off(self):
                     break
         finally:
             self.stopped = True
