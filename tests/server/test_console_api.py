@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -48,10 +49,27 @@ def console_routes(node: str) -> list[tuple[str, str]]:
     return found
 
 
-@pytest.fixture
-def server(live_server_factory: Any) -> LiveServer:
-    server: LiveServer = live_server_factory(args=("--bot-delay", "0", "--log-level", "info", "--node-name", "solo"))
-    return server
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One node for the module (each test makes accounts of its own)."""
+    args = ("--bot-delay", "0", "--log-level", "info", "--node-name", "solo")
+    with LiveServer(tmp_path_factory.mktemp("console-api") / "db.sqlite3", args) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def staff(server: LiveServer) -> dict[str, str]:
+    """The tokens of a moderator (``mod``) and an admin (``boss``), their roles given by ``tuolaji admin grant``;
+    ``granted`` is what the command printed for the admin."""
+    tokens = {}
+    for nickname, role in (("mod", "moderator"), ("boss", "admin")):
+        answer = httpx.post(f"{server.url}/api/register", json={"nickname": nickname, "password": PASSWORD})
+        assert answer.status_code == 201, answer.text
+        tokens[nickname] = answer.json()["token"]
+        done = admin_cli(server, "grant", nickname, "--role", role)
+        assert done.returncode == 0, done.stderr
+        tokens["granted"] = done.stdout
+    return tokens
 
 
 async def test_every_console_endpoint_is_refused_to_players_guests_and_the_tokenless(server: LiveServer) -> None:
@@ -61,7 +79,7 @@ async def test_every_console_endpoint_is_refused_to_players_guests_and_the_token
         routes = console_routes("solo")
         assert len(routes) == 16
         for method, path in routes:
-            body = {} if method == "POST" else None
+            body: dict[str, Any] | None = {} if method == "POST" else None
             anonymous = await http.request(method, path, json=body)
             assert anonymous.status_code == 401 and anonymous.json()["error"]["code"] == "auth_required", path
             for token in (player, guest):
@@ -74,14 +92,14 @@ async def test_every_console_endpoint_is_refused_to_players_guests_and_the_token
         assert me["role"] is None
 
 
-async def test_a_moderator_may_not_correct_balances_or_drain_an_admin_may(server: LiveServer) -> None:
+async def test_a_moderator_may_not_correct_balances_or_drain_an_admin_may(
+    server: LiveServer, staff: dict[str, str]
+) -> None:
     async with httpx.AsyncClient(base_url=server.url) as http:
-        mod, _ = await register(http, "mod1")
-        boss, boss_id = await register(http, "boss1")
+        mod, boss = staff["mod"], staff["boss"]
+        boss_id = (await http.get("/api/me", headers=bearer(boss))).json()["account"]["id"]
         _, player_id = await register(http, "player2")
-        assert admin_cli(server, "grant", "mod1", "--role", "moderator").returncode == 0
-        granted = admin_cli(server, "grant", "boss1", "--role", "admin")
-        assert granted.returncode == 0 and "player -> admin" in granted.stdout
+        assert re.fullmatch(r"boss \(account \d+\): player -> admin\n", staff["granted"])
         refused = admin_cli(server, "grant", "nobody", "--role", "admin")
         assert refused.returncode == 2 and "no account named 'nobody'" in refused.stderr
         assert (await http.get("/api/me", headers=bearer(mod))).json()["role"] == "moderator"
@@ -118,7 +136,7 @@ async def test_no_endpoint_edits_or_deletes_the_audit(server: LiveServer) -> Non
         sent = await http.post("/api/console/notice", json={"kind": "maintenance", "minutes": 5}, headers=bearer(boss))
         assert sent.status_code == 200
         before = (await http.get("/api/console/audit", headers=bearer(boss))).json()["entries"]
-        assert [entry["action"] for entry in before] == ["notice", "grant"]
+        assert [entry["action"] for entry in before[:2]] == ["notice", "grant"]
         for method in ("PUT", "PATCH", "DELETE", "POST"):
             for path in ("/api/console/audit", f"/api/console/audit/{before[0]['id']}"):
                 tried = await http.request(method, path, json={"actor": "nobody"}, headers=bearer(boss))
@@ -127,10 +145,9 @@ async def test_no_endpoint_edits_or_deletes_the_audit(server: LiveServer) -> Non
         assert after == before
 
 
-async def test_a_ban_shuts_the_account_out_with_its_reason_and_end(server: LiveServer) -> None:
+async def test_a_ban_shuts_the_account_out_with_its_reason_and_end(server: LiveServer, staff: dict[str, str]) -> None:
     async with httpx.AsyncClient(base_url=server.url) as http:
-        mod, _ = await register(http, "mod3")
-        assert admin_cli(server, "grant", "mod3", "--role", "moderator").returncode == 0
+        mod = staff["mod"]
         token, player_id = await register(http, "cheater3")
         client = await Client.open(server.url, token=token)
         ban = {"reason": "cheating", "note": "two accounts at one table", "minutes": 60}
@@ -151,19 +168,18 @@ async def test_a_ban_shuts_the_account_out_with_its_reason_and_end(server: LiveS
         await again.send("hello", token=token)
         assert (await again.wait_type("error"))["code"] == "banned"
         assert await again.closed_with() == 4005
-        staff = await http.post(
+        lifted = await http.post(
             f"/api/console/accounts/{player_id}/unban", json={"note": "appeal"}, headers=bearer(mod)
         )
-        assert staff.status_code == 200
+        assert lifted.status_code == 200
         assert (await http.post("/api/login", json={"nickname": "cheater3", "password": PASSWORD})).status_code == 200
         twice = await http.post(f"/api/console/accounts/{player_id}/unban", json={}, headers=bearer(mod))
         assert twice.status_code == 409
 
 
-async def test_a_muted_player_says_no_phrase_and_is_told_until_when(server: LiveServer) -> None:
+async def test_a_muted_player_says_no_phrase_and_is_told_until_when(server: LiveServer, staff: dict[str, str]) -> None:
     async with httpx.AsyncClient(base_url=server.url) as http:
-        mod, _ = await register(http, "mod4")
-        assert admin_cli(server, "grant", "mod4", "--role", "moderator").returncode == 0
+        mod = staff["mod"]
         token, player_id = await register(http, "loud4")
         client = await Client.open(server.url, token=token)
         assert (await client.request("play_now", bot="random"))["type"] == "ack"

@@ -149,7 +149,7 @@ class Clients:
         notice = self.notice
         now_ms = round(time.time() * 1000)
         if notice is not None and notice.ends_ms > now_ms:
-            conn.send(message("notice", **notice.to_message(now_ms)))
+            conn.send(message("notice") | notice.to_message(now_ms))  # its own field "kind" is not the type
 
     def connection_of(self, account_id: int) -> str | None:
         """The client id of the account's connection here, if any."""
