@@ -50,6 +50,9 @@ Every attack is bounded in count and time and goes only to a server it starts it
   review_seconds 0, warn_wrong_follow true``, on autoplay) with two bots; a fresh guest opposite
   follows outside the led class in every trick, confirming ``laogai``, for ``--seconds``: hands,
   and the 積分 and silver the two people hold together, created per minute.
+- ``ranked_farm`` (issue 46): the 勞改 farm by four registered accounts at the farm's pace (three on
+  autoplay, the fourth 勞改 every hand): hands, and the 積分 and silver created per minute (a ranked
+  hand, the one 積分 faucet, needs a whole hand at the standard pace).
 - ``bot_tables`` (issue 46): one guest on autoplay with three bots at the server's fastest pace
   for ``--seconds``: hands, and the 積分 and silver created per minute.
 
@@ -70,6 +73,7 @@ import itertools
 import json
 import os
 import re
+import secrets
 import socket
 import sqlite3
 import statistics
@@ -106,6 +110,7 @@ SCENARIOS = (
     "freeze",
     "frames",
     "laogai_farm",
+    "ranked_farm",
     "bot_tables",
 )
 OPEN = {"deal_interval_ms": 0, "bid_window_seconds": 0.5, "review_seconds": 0, "turn_seconds": 60}
@@ -170,6 +175,16 @@ class Ws:
         token = (await http.post("/api/guest")).json()["token"]
         client = cls(await connect(url.replace("http://", "ws://") + "/ws", max_size=None))
         await client.send("hello", token=token)
+        await client.until(lambda m: m["type"] == "welcome")
+        return client
+
+    @classmethod
+    async def registered(cls, url: str, http: httpx.AsyncClient) -> Ws:
+        """A new registered account's client (a random nickname and a strong password)."""
+        nickname = "farm" + secrets.token_hex(4)
+        answer = await http.post("/api/register", json={"nickname": nickname, "password": secrets.token_urlsafe(12)})
+        client = cls(await connect(url.replace("http://", "ws://") + "/ws", max_size=None))
+        await client.send("hello", token=answer.json()["token"])
         await client.until(lambda m: m["type"] == "welcome")
         return client
 
@@ -748,6 +763,11 @@ async def wrong_follower(client: Ws, deadline: float) -> int:
     return confirmed
 
 
+def answered(ref: int) -> Callable[[dict[str, Any]], bool]:
+    """Whether a message answers the request numbered ``ref``."""
+    return lambda message: message["type"] in ("ack", "error") and message.get("ref") == ref
+
+
 def holdings(client: Ws) -> tuple[int, int]:
     """The client's 積分 and silver from the newest ``account`` (or ``welcome``) message."""
     for message in reversed(client.got):
@@ -795,6 +815,35 @@ def laogai_farm(seconds: float) -> Scenario:
         report = {**created([owner, victim], before, time.monotonic() - started), "laogai_confirmed": confirmed}
         await owner.close()
         await victim.close()
+        return report
+
+    return run
+
+
+def ranked_farm(seconds: float) -> Scenario:
+    """Issue 46: the 勞改 farm by four registered accounts (no guest, no bot) at the farm's pace: the
+    owner and two accomplices on autoplay, the fourth 勞改 every hand."""
+
+    async def run(url: str) -> dict[str, Any]:
+        async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+            people = [await Ws.registered(url, http) for _ in range(4)]
+        owner, victim = people[0], people[1]
+        before = [holdings(client) for client in people]
+        await owner.send("create_table", options=FARM_OPTIONS)
+        table_id = (await owner.until(lambda m: m["type"] == "table"))["table"]["id"]
+        for seat, client in ((1, victim), (2, people[2]), (3, people[3])):
+            ref = await client.send("join", table=table_id, seat=seat)
+            await client.until(answered(ref))
+        for client in people:
+            await client.send("start")
+        await owner.until(lambda m: m["type"] == "state" and m["view"] is not None)
+        for client in (owner, people[2], people[3]):
+            await client.send("autoplay", on=True)
+        started = time.monotonic()
+        confirmed = await wrong_follower(victim, started + seconds)
+        report = {**created(people, before, time.monotonic() - started), "laogai_confirmed": confirmed}
+        for client in people:
+            await client.close()
         return report
 
     return run
@@ -1155,6 +1204,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     fast = ("--bot-delay", "0", "--next-hand-delay", "0", *unlimited(repo))
     if "laogai_farm" in chosen:
         report["laogai_farm"] = await with_server(repo, fast, laogai_farm(seconds))
+    if "ranked_farm" in chosen:
+        report["ranked_farm"] = await with_server(repo, fast, ranked_farm(seconds))
     if "bot_tables" in chosen:
         report["bot_tables_one_person"] = await with_server(repo, fast, bot_tables(seconds))
     if "thinking" in chosen:

@@ -140,3 +140,15 @@ def free_port() -> int:
 
 FAST_ARGS: Sequence[str] = ("--bot-delay", "0", "--next-hand-delay", "0.05", "--log-level", "info")
 """Server options for tests: bots move at once, hands follow each other quickly."""
+
+
+def audit_is_sound(db_url: str) -> None:
+    """Run the real ``tuolaji admin audit`` on ``db_url``: every balance equals its ledger (issue 43)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "tuolaji.cli", "admin", "audit", "--db", db_url],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -19,7 +19,7 @@ import httpx
 from sqlalchemy import text
 
 from tests.cluster.conftest import NodeFactory, RedisProcess
-from tests.live_server import LiveServer
+from tests.live_server import LiveServer, audit_is_sound
 from tests.server.players import Party, Player, state_of
 from tuolaji.store.db import make_engine
 
@@ -45,9 +45,10 @@ async def same_lobby(nodes: list[LiveServer]) -> bool:
     return all(lobby == lists[0] for lobby in lists) and bool(lists[0])
 
 
-async def check_records(url: str, party: Party, hands: int) -> None:
-    """Hands 1…``hands`` of the table stored once each; every balance adds up."""
-    async with httpx.AsyncClient(base_url=url) as http:
+async def check_records(node: LiveServer, party: Party, hands: int) -> None:
+    """Hands 1…``hands`` of the table stored once each; every balance adds up, and equals its ledger."""
+    audit_is_sound(node.db_url)
+    async with httpx.AsyncClient(base_url=node.url) as http:
         ids: set[int] = set()
         for player in party.players:
             listed = (await http.get(f"/api/accounts/{player.account_id}/hands", params={"limit": 100})).json()
@@ -77,7 +78,7 @@ async def test_four_players_on_three_nodes_play_a_hand(nodes: NodeFactory) -> No
     await eventually(lambda: same_lobby([a, b, c]))
     assert [table["id"] for table in await tables_on(b)] == [table_id]
     await party.until(party.hand_over(1), 120)
-    await check_records(b.url, party, 1)
+    await check_records(b, party, 1)
     await eventually(lambda: same_lobby([a, b, c]))
     [listed] = await tables_on(c)
     assert listed["hands_played"] >= 1 and [seat["kind"] for seat in listed["seats"]] == ["human"] * 4
@@ -107,7 +108,7 @@ async def test_kill_9_of_the_owner_moves_the_table_and_the_hand_goes_on(nodes: N
     assert resumed < 10, f"the table came back after {resumed:.1f} s"
     await eventually(lambda: _logged([b, c], "taken over from its log"))
     await party.until(party.hand_over(1), 120)
-    await check_records(c.url, party, 1)
+    await check_records(c, party, 1)
     assert b.errors() + c.errors() == []
 
 
@@ -126,7 +127,7 @@ async def test_a_frozen_node_cannot_write_again_and_gives_the_table_up(nodes: No
         os.kill(a.pid, signal.SIGCONT)
     assert await asyncio.to_thread(a.logged, "giving it up")
     await party.until(party.hand_over(1), 120)
-    await check_records(b.url, party, 1)
+    await check_records(b, party, 1)
     engine = make_engine(postgres)
     try:
         async with engine.connect() as connection:
@@ -153,7 +154,7 @@ async def test_redis_restarting_loses_no_hand(nodes: NodeFactory, redis_server: 
     redis_server.start()  # empty, as after a crash: leases, seats and the lobby are asserted again
     await eventually(lambda: health_is(200, a, b))
     await party.until(party.hand_over(1), 180)
-    await check_records(a.url, party, 1)
+    await check_records(a, party, 1)
     await eventually(lambda: same_lobby([a, b]))
 
 

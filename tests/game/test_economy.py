@@ -12,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tuolaji.game import RoundResult
-from tuolaji.game.settlement import Balance, Change, Seat, apply_change, settle
+from tuolaji.game.options import TableOptions
+from tuolaji.game.settlement import Balance, Change, Seat, apply_change, is_ranked, settle
 
 amounts = st.one_of(st.integers(0, 30), st.integers(0, 3_000_000), st.integers(0, 10**12))
 balances = st.builds(Balance, amounts, amounts)
@@ -189,3 +190,31 @@ def test_cheating_cancels_gains_and_the_losers_still_pay() -> None:
     """R41 with R32: the flagged hand's winners gain nothing; the losers pay their dues in full."""
     table = [Balance(0, 100), Balance(0, 400), Balance(0, 100), Balance(0, 400)]
     assert settle(played(0, 1, (0,)), table) == [Change(), Change(0, -4), Change(), Change(0, -4)]
+
+
+@given(tables, st.integers(0, 1), st.integers(1, 6), st.sampled_from([(), (0,), (1, 3)]))
+def test_a_ranked_hand_creates_points_only_by_r40_and_silver_never(
+    table: list[Balance], team: int, levels: int, cheaters: tuple[int, ...]
+) -> None:
+    """RULES-NOTES, Economy: in a ranked hand each winner gains own 基礎分 × levels (nothing when
+    flagged, R41) and each loser loses own 基礎分 × levels floored at 0; silver stays a transfer."""
+    ranked = settle(played(team, levels, cheaters), table, ranked=True)
+    plain = settle(played(team, levels, cheaters), table)
+    for seat, balance in enumerate(table):
+        due = balance.point_base * levels
+        expected = (0 if cheaters else due) if seat % 2 == team else -min(due, balance.points)
+        assert ranked[seat].points == expected
+        assert ranked[seat].silver == plain[seat].silver
+
+
+def test_ranked_needs_a_whole_hand_four_registered_people_and_the_standard_pace() -> None:
+    """RULES-NOTES, Economy: the 積分 faucet's conditions, one at a time."""
+    people = [True] * 4
+    assert is_ranked(played(0, 1, ()), TableOptions(), people)
+    assert not is_ranked(played(0, 1, ()), TableOptions(), [True, True, True, False])
+    assert not is_ranked(escape(1), TableOptions(), people)
+    laogai = RoundResult(kind="laogai", dealer=0, winner="attackers", winning_team=1, levels=3, laogai_team=0)
+    assert not is_ranked(laogai, TableOptions(), people)
+    for fast in ({"deal_interval_ms": 0}, {"bid_window_seconds": 9.5}, {"review_seconds": 1}):
+        assert not is_ranked(played(0, 1, ()), TableOptions(**fast), people), fast
+    assert is_ranked(played(0, 1, ()), TableOptions(turn_seconds=5, review_seconds=3, deal_interval_ms=200), people)

@@ -28,7 +28,7 @@ import pytest
 from sqlalchemy import text
 
 from tests.databases import fresh_postgres
-from tests.live_server import LiveServer
+from tests.live_server import LiveServer, audit_is_sound
 from tests.server.players import WAIT, Party, Player, Step, state_of
 from tests.server.wsclient import Client
 from tuolaji.store.db import make_engine
@@ -217,7 +217,9 @@ async def test_kill_9_at_a_dozen_points_loses_no_hand(tmp_path: Path, database: 
 
 
 async def check_records(room: Room, final_hand: int) -> None:
-    """Every hand stored once; balances add up; what clients saw is a prefix of each record; same deals."""
+    """Every hand stored once; balances add up and equal their ledgers; what clients saw is a prefix
+    of each record; same deals."""
+    audit_is_sound(room.server.db_url)
     async with httpx.AsyncClient(base_url=room.server.url) as http:
         ids: set[int] = set()
         for player in room.party.players:

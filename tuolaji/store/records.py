@@ -135,7 +135,8 @@ def _settle_seat(
     won = result.winning_team is not None and seat.seat % 2 == result.winning_team
     defending = result.dealer is not None and seat.seat % 2 == result.dealer % 2
     cause: Cause = "escape" if result.escaped is not None else "hand"
-    post(session, row, cause, after.points - balance.points, after.silver - balance.silver, hand_id=hand_id)
+    if after != balance:
+        post(session, row, cause, after.points - balance.points, after.silver - balance.silver, hand_id=hand_id)
     row.hands_played += 1
     row.hands_won += int(won)
     line: dict[str, Any] = {

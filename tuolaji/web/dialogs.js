@@ -11,7 +11,8 @@ import { seatName, teamName } from "./table.js";
  *   score: number, card_points: number, last_trick: number, penalty: number, laogai_team: number|null,
  *   cheaters: number[], escaped: number|null}} RoundResult
  * @typedef {{seat: number, account_id: number|null, nickname: string|null, bot: string|null, points_delta: number,
- *   silver_delta: number, points: number|null, silver: number|null, rank: {title: string}|null, wealth: {title: string}|null}} SettlementLine
+ *   silver_delta: number, points: number|null, silver: number|null, rank: {title: string}|null, wealth: {title: string}|null,
+ *   ranked?: boolean}} SettlementLine
  * @typedef {{result: RoundResult, levels: [string, string], settlement: SettlementLine[], hand: number,
  *   hand_id: number|null}} HandEnd
  */
@@ -41,7 +42,8 @@ export function showSettlement(dialog, end, ctx) {
   }
   const flags = h("div.flags", {},
     result.kind === "laogai" ? h("span.flag", {}, t("result_laogai", { team: teamName(result.laogai_team ?? 0, mySeat) })) : null,
-    result.cheaters.length ? h("span.flag", {}, t("cheating", { names: result.cheaters.map(name).join(", ") })) : null);
+    result.cheaters.length ? h("span.flag", {}, t("cheating", { names: result.cheaters.map(name).join(", ") })) : null,
+    rankedFlag(end));
   const scoreLines = result.kind === "played" || result.kind === "laogai"
     ? h("div.score-lines", {},
       h("span", {}, t("card_points_line")), h("span", {}, String(result.card_points)),
@@ -87,6 +89,16 @@ export function showSettlement(dialog, end, ctx) {
     flags, scoreLines, levelRow, table,
     h("div.row.end", {}, close));
   if (!dialog.open) dialog.show();
+}
+
+/**
+ * Whether the hand was ranked (the one 積分 faucet, R40; docs/RULES-NOTES.md, Economy), when it was settled at all.
+ * @param {HandEnd} end
+ */
+function rankedFlag(end) {
+  const ranked = end.settlement.find((line) => line.ranked !== undefined)?.ranked;
+  if (ranked === undefined || end.result.kind === "redeal") return null;
+  return h("span.flag", { id: "ranked-flag" }, t(ranked ? "ranked_hand" : "unranked_hand"));
 }
 
 /**

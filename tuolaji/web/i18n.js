@@ -116,6 +116,8 @@ const STRINGS = {
   result_redeal: ["无人亮主，重新发牌", "無人亮主，重新發牌", "No bid: redeal"],
   result_escape: ["{name} 逃跑", "{name} 逃跑", "{name} escaped"],
   result_dissolved: ["撤牌过多，牌桌解散", "撤牌過多，牌桌解散", "Too many retractions: table dissolved"],
+  ranked_hand: ["计分局：积分按升级数结算", "計分局：積分按升級數結算", "Ranked hand: 積分 settled by levels"],
+  unranked_hand: ["非计分局（有游客或机器人，或节奏快于标准）：积分和银子只在玩家之间转移", "非計分局（有遊客或機器人，或節奏快於標準）：積分和銀子只在玩家之間轉移", "Not ranked (a guest or bot seated, or faster than the standard pace): 積分 and silver only move between players"],
   cheating: ["作弊：{names}", "作弊：{names}", "Cheating: {names}"],
   team_levels: ["级别", "級別", "Levels"],
   new_title: ["新头衔", "新頭銜", "New title"],
