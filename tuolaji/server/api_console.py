@@ -99,6 +99,7 @@ class ConsoleApi:
             self.db, staff.actor, "close_table", target=table_id, reason=asked.reason, note=asked.note, details=details
         )
         await self._order(CloseOrder(table_id, asked.reason))
+        staff.did("close_table", table=table_id)
         return JSONResponse({"table": table_id, "closing": True})
 
     async def nodes(self, request: Request) -> Response:
@@ -117,6 +118,7 @@ class ConsoleApi:
         action = "undrain" if asked.off else "drain"
         await record(self.db, staff.actor, action, target=node, details={"now": asked.now})
         await self._order(DrainOrder(node, not asked.off, asked.now))
+        staff.did(action, node=node)
         return JSONResponse({"node": node, "draining": not asked.off})
 
     async def notice(self, request: Request) -> Response:
@@ -128,6 +130,7 @@ class ConsoleApi:
         details = {"kind": asked.kind, "minutes": asked.minutes}
         await record(self.db, staff.actor, "notice", target="everyone", note=asked.text, details=details)
         await self._order(sent)
+        staff.did("notice")
         return JSONResponse({"notice": sent.to_message(now_ms)})
 
     async def hand(self, request: Request) -> Response:

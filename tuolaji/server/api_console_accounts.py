@@ -107,6 +107,7 @@ class ConsoleAccountsApi:
             raise HttpError(403, "forbidden", text, fields={"needs": "player"})
         done = await impose(self.db, staff.actor, account.id, kind, asked.reason, asked.note, asked.minutes)
         told = await self._tell(Sanctioned(account.id, kind, True, asked.reason, done.until_ms))
+        staff.did(kind, account=account.id)
         return JSONResponse({"sanction": done.to_json(), "told": told})
 
     async def _lift(self, request: Request, kind: str) -> Response:
@@ -117,6 +118,7 @@ class ConsoleAccountsApi:
         if not ended:
             raise HttpError(409, "not_in_force", f"no {kind} is in force on account {account.id}")
         told = await self._tell(Sanctioned(account.id, kind, False))
+        staff.did(f"un{kind}", account=account.id)
         return JSONResponse({"lifted": kind, "told": told})
 
     async def ban(self, request: Request) -> Response:
@@ -146,5 +148,6 @@ class ConsoleAccountsApi:
             )
         except LedgerError as error:
             raise HttpError(400, "bad_request", str(error)) from None
+        staff.did("correct", account=account.id)
         fresh = await self.accounts.get(account.id)
         return JSONResponse({"line": line_to_json(line), "account": fresh.to_json() if fresh else None})

@@ -4,6 +4,7 @@ naming the rule and the role it needs (``needs``); without a token, 401 ``auth_r
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Final
 
@@ -14,6 +15,8 @@ from tuolaji.server.http_io import HttpError
 from tuolaji.store.accounts import AccountData
 from tuolaji.store.audit import Actor
 from tuolaji.store.roles import role_of
+
+log = logging.getLogger(__name__)
 
 CONSOLE_RULE: Final = (
     "the moderators' console is for accounts with the moderator or admin role "
@@ -33,6 +36,14 @@ class Staff:
     def actor(self) -> Actor:
         """Who the audit says acted."""
         return Actor(self.account.id, self.account.nickname, self.role)
+
+    def did(
+        self, action: str, *, account: int | None = None, table: str | None = None, node: str | None = None
+    ) -> None:
+        """Log what this moderator or admin did (one line; the audit holds the whole of it)."""
+        whom = f" to account {account}" if account is not None else f" to {table or node}" if table or node else ""
+        fields = {"actor": self.account.id, "action": action, "account": account, "table": table, "node": node}
+        log.info("%s %s did %s%s", self.role, self.account.nickname, action, whom, extra=fields)
 
 
 class StaffGate:
