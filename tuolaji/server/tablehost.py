@@ -155,7 +155,8 @@ class TableHost:
                     await self._step(command, came if isinstance(command, RequestPlay | RequestBid) else None)
                 except Exception:
                     self.metrics.error("table")
-                    log.exception("carrying out a command failed; reloading the table", extra=self._fields())
+                    fields = self._fields(command=type(command).__name__)
+                    log.exception("carrying out a command failed; reloading the table", extra=fields)
                     await self._reload()
                 if self.table.closed or self.stopped:
                     break
