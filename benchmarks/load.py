@@ -17,19 +17,25 @@ frame in ``data_received``: they share the machine with the server, so they are 
     .venv/bin/python benchmarks/load.py --tables 200 --code old=/tmp/old,new=.   # two source trees, one run
     .venv/bin/python benchmarks/load.py --tables 200 --postgres postgresql+asyncpg://postgres@127.0.0.1/postgres
     .venv/bin/python benchmarks/load.py --sweep 200,400 --nodes 1,2 --postgres postgresql+asyncpg://…  # Redis too
+    .venv/bin/python benchmarks/load.py --tables 200 --rounds 3 \
+        --variants "on=--log-level info;off=--no-metrics --log-format console --log-level info"  # metrics' cost
 
 ``--code`` compares server source trees (e.g. a ``git worktree`` of an older commit) in one run, each
-table count played on each tree in turn. ``--postgres`` names a server where every run creates a
-database of its own (dropped afterwards) instead of an SQLite file.
+table count played on each tree in turn; ``--variants`` compares server options the same way (each
+variant's options come after the benchmark's own, so they override them), and ``--rounds`` repeats
+the whole alternation, then prints each tree's and variant's means. ``--postgres`` names a server
+where every run creates a database of its own (dropped afterwards) instead of an SQLite file.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import multiprocessing
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -327,12 +333,13 @@ def run_once(
     code: Path = REPO,
     postgres: str | None = None,
     nodes: int = 1,
+    options: tuple[str, ...] = (),
 ) -> dict[str, Any]:
-    """One measured run with fresh servers (from the source tree ``code``; ``nodes`` of them on one
-    Redis when more than one) and a fresh database."""
+    """One measured run with fresh servers (from the source tree ``code``, with ``options`` added to
+    their command line; ``nodes`` of them on one Redis when more than one) and a fresh database."""
     with fresh_database(postgres) as db_url, redis_server(nodes > 1) as redis:
         servers = [
-            start_server(db_url, code, ("--redis", redis, "--node-name", f"n{index}") if redis else ())
+            start_server(db_url, code, (*(("--redis", redis, "--node-name", f"n{index}") if redis else ()), *options))
             for index in range(nodes)
         ]
         bases = [base for _, base in servers]
@@ -432,9 +439,16 @@ def main() -> int:
         help="comma-separated node counts (e.g. 1,2); more than 1 needs --postgres and redis-server, "
         "and runs the nodes on a throwaway Redis",
     )
+    parser.add_argument(
+        "--variants",
+        default="",
+        help='NAME=OPTIONS[;NAME=OPTIONS…]: server options to compare, each run in turn (e.g. "on=;off=--no-metrics")',
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="repeat the whole alternation this many times")
     parser.add_argument("--json", action="store_true", help="print JSON lines instead of a table")
     args = parser.parse_args()
     trees = source_trees(parser, args.code)
+    variants = server_variants(parser, args.variants)
     counts = [int(part) for part in args.sweep.split(",")] if args.sweep else [args.tables]
     try:
         node_counts = [int(part) for part in args.nodes.split(",")]
@@ -450,14 +464,47 @@ def main() -> int:
     )
     if not args.json:
         print(header)
-    for count in counts:
-        for nodes in node_counts:
-            for name, tree in trees:
-                procs, think = max(1, args.client_procs), args.think_ms / 1000
-                row = run_once(count, args.seconds, procs, think, tree, args.postgres, nodes)
-                row["code"] = name
-                print_row(row, args.json)
+    rows = []
+    for _ in range(max(1, args.rounds)):
+        for count, nodes, (name, tree), (variant, options) in itertools.product(counts, node_counts, trees, variants):
+            procs, think = max(1, args.client_procs), args.think_ms / 1000
+            row = run_once(count, args.seconds, procs, think, tree, args.postgres, nodes, options)
+            row["code"] = f"{name}:{variant}" if variant else name
+            print_row(row, args.json)
+            rows.append(row)
+    if args.rounds > 1 and not args.json:
+        print_means(rows)
     return 0
+
+
+def server_variants(parser: argparse.ArgumentParser, spec: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The variants of a ``--variants NAME=OPTIONS[;NAME=OPTIONS…]`` option (one nameless variant
+    without options when it is empty; a parser error for a bad one)."""
+    if not spec:
+        return [("", ())]
+    variants = []
+    for part in spec.split(";"):
+        name, equals, options = part.partition("=")
+        if not equals or not name.strip():
+            parser.error(f"--variants {spec!r}: expected NAME=OPTIONS[;NAME=OPTIONS…]")
+        variants.append((name.strip(), tuple(shlex.split(options))))
+    return variants
+
+
+def print_means(rows: list[dict[str, Any]]) -> None:
+    """Each tree's and variant's means over the rounds, per table and node count."""
+    print("\nmeans over the rounds")
+    groups: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
+    for row in rows:
+        groups.setdefault((row["code"], row["nodes"], row["tables"]), []).append(row)
+    for (code, nodes, tables), runs in groups.items():
+        keys = ("moves_per_s", "p99_ms", "server_us_per_move")
+        mean = {key: statistics.fmean(run[key] for run in runs) for key in keys}
+        each = ", ".join(f"{run['server_us_per_move']:.0f}" for run in runs)
+        print(
+            f"{code:10}  nodes {nodes}  tables {tables}  runs {len(runs)}  moves/s {mean['moves_per_s']:7.0f}  "
+            f"p99 ms {mean['p99_ms']:6.1f}  µs/move {mean['server_us_per_move']:6.1f}  (µs/move each run: {each})"
+        )
 
 
 def print_row(row: dict[str, Any], as_json: bool) -> None:

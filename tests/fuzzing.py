@@ -28,7 +28,7 @@ from urllib.parse import quote
 import httpx
 from hypothesis import strategies as st
 
-from tests.live_server import LiveServer
+from tests.live_server import LiveServer, is_error
 from tests.server.wsclient import Client, Message
 from tuolaji.bots import BOT_NAMES
 from tuolaji.cards import KINDS, format_card
@@ -465,5 +465,5 @@ class Probe:
     def _check_log(self, after: str) -> None:
         lines = self.server.log[self._logged :]
         self._logged += len(lines)
-        if any("ERROR" in line or "Traceback" in line for line in lines):
+        if any(is_error(line) for line in lines):
             raise Disturbed(f"the server logged errors {after}:\n" + "\n".join(lines[-30:]))

@@ -2,12 +2,15 @@
 
 Use the ``live_server`` / ``live_server_factory`` fixtures from ``tests/conftest.py``. The server
 picks a free port itself (``--port 0``); its address is read from uvicorn's start-up line, so no
-test ever sleeps to wait for it (keep ``--log-level`` at ``info`` or lower in ``args``).
+test ever sleeps to wait for it (keep ``--log-level`` at ``info`` or lower in ``args``). Its log
+lines are JSON (``tuolaji.server.logs``) unless ``args`` ask for ``--log-format console``:
+:func:`fields_of` reads one, :meth:`LiveServer.records` them all.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import socket
@@ -18,12 +21,30 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 START_TIMEOUT = 30.0
 SERVE_COMMAND = (sys.executable, "-m", "tuolaji.server")
 """How the fixture starts a server (``python -m tuolaji.server`` is ``tuolaji serve``)."""
 _RUNNING = re.compile(r"Uvicorn running on http://([\d.]+):(\d+)")
+
+
+def fields_of(line: str) -> dict[str, Any] | None:
+    """A JSON log line's fields, or None for a line that is not one (a console line, a worker's output)."""
+    try:
+        fields = json.loads(line)
+    except ValueError:
+        return None
+    return fields if isinstance(fields, dict) else None
+
+
+def is_error(line: str) -> bool:
+    """Whether a log line tells of an error: level ``error`` or worse, or a traceback (JSON or not)."""
+    fields = fields_of(line)
+    if fields is None:
+        return "ERROR" in line or "Traceback" in line
+    return fields.get("level") in ("error", "critical") or "exception" in fields
 
 
 @dataclass
@@ -121,7 +142,12 @@ class LiveServer:
 
     def errors(self) -> list[str]:
         """Log lines of errors and tracebacks (a test may assert there are none)."""
-        return [line for line in self.log if "ERROR" in line or "Traceback" in line]
+        return [line for line in self.log if is_error(line)]
+
+    def records(self, event: str | None = None) -> list[dict[str, Any]]:
+        """The JSON log lines' fields so far (with ``event``: only the lines of that event)."""
+        found = [fields for fields in map(fields_of, list(self.log)) if fields is not None]
+        return [fields for fields in found if event is None or fields.get("event") == event]
 
     def __enter__(self) -> LiveServer:
         return self.start()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -87,6 +88,19 @@ def test_flags_set_their_fields() -> None:
     assert config.ws_deflate and config.log_level == "warning"
 
 
+def test_metrics_and_log_flags(tmp_path: Path) -> None:
+    assert (ServerConfig().metrics, ServerConfig().log_format) == (True, "json")
+    short = tmp_path / "short.token"
+    short.write_text("abc\n")
+    with pytest.raises(ValueError, match="one word of at least 16 characters"):
+        next(option for field, option, _ in options() if field.name == "metrics_token_file").parse(str(short), str)
+    token = tmp_path / "metrics.token"
+    token.write_text("x" * 32 + "\n")
+    config = parse("--no-metrics", "--log-format", "console", "--metrics-token-file", str(token))
+    assert (config.metrics, config.log_format, config.metrics_token_file) == (False, "console", str(token))
+    assert parse("--metrics-allow-ips", "10.1.0.0/16").metrics_allow_ips == ("10.1.0.0/16",)
+
+
 @pytest.mark.parametrize(
     ("flag", "value", "says"),
     [
@@ -100,6 +114,9 @@ def test_flags_set_their_fields() -> None:
         ("--node-name", "a-b", "'a-b': use letters and digits only"),
         ("--forwarded-allow-ips", "10.0.0.1,proxy.example", "'proxy.example' is not an IP address"),
         ("--log-level", "loud", "'loud': must be one of debug, info, warning, error"),
+        ("--log-format", "xml", "'xml': must be one of json, console"),
+        ("--metrics-allow-ips", "prometheus.local", "'prometheus.local' is not an IP address"),
+        ("--metrics-token-file", "/nonexistent/token", "'/nonexistent/token': cannot read the token"),
     ],
 )
 def test_a_bad_value_is_refused_naming_the_flag_and_what_it_allows(

@@ -116,7 +116,7 @@ async def test_a_frozen_node_cannot_write_again_and_gives_the_table_up(nodes: No
     lease = ("--lease-seconds", "2")
     a, b, c = nodes("a", *lease), nodes("b", *lease), nodes("c", *lease)
     party = Party([await Player.guest(node.url) for node in (a, b, c, b)])
-    await party.seat(FAST)  # a runs the table; its creator then moves to c, so a has no client
+    table_id = await party.seat(FAST)  # a runs the table; its creator then moves to c, so a has no client
     await party.players[0].connect(c.url)
     await party.until(lambda: tricks(party) >= 3, 120)
     os.kill(a.pid, signal.SIGSTOP)
@@ -126,6 +126,8 @@ async def test_a_frozen_node_cannot_write_again_and_gives_the_table_up(nodes: No
     finally:
         os.kill(a.pid, signal.SIGCONT)
     assert await asyncio.to_thread(a.logged, "giving it up")
+    given_up = [record for record in a.records() if "giving it up" in record["event"]]  # the fencing loss
+    assert given_up and all((record["table"], record["level"]) == (table_id, "warning") for record in given_up)
     await party.until(party.hand_over(1), 120)
     await check_records(b, party, 1)
     engine = make_engine(postgres)
@@ -153,6 +155,10 @@ async def test_redis_restarting_loses_no_hand(nodes: NodeFactory, redis_server: 
     assert await asyncio.to_thread(a.logged, "unreachable")
     redis_server.start()  # empty, as after a crash: leases, seats and the lobby are asserted again
     await eventually(lambda: health_is(200, a, b))
+    down = a.records("Redis is unreachable: the tables here go on, new tables are refused")
+    back = a.records("Redis answers again: this node is connected")
+    assert down and all((record["level"], record["redis"]) == ("error", redis_server.url) for record in down)
+    assert back and all(record["down_seconds"] > 0 and record["node"] == "a" for record in back)
     await party.until(party.hand_over(1), 180)
     await check_records(a, party, 1)
     await eventually(lambda: same_lobby([a, b]))

@@ -29,7 +29,7 @@ async def test_a_graceful_restart_keeps_the_hand_and_the_seat(tmp_path: Path) ->
         assert await person.closed_with() == 1012
 
         server = LiveServer(db, ARGS).start()
-        assert any("restored 1 open table" in line for line in server.log)
+        assert [fields["tables"] for fields in server.records("restored the open tables from their logs")] == [1]
         again = await Client.open(server.url, token=person.token)
         welcome = again.latest("welcome")
         assert welcome is not None and (welcome["table"], welcome["seat"]) == (table_id, 0)

@@ -174,7 +174,9 @@ async def test_an_answer_to_a_changed_position_is_dropped(live_server_factory: C
             assert (await person.request("retract"))["type"] == "ack"
             await wait_state(person, lambda view: view["to_move"] == 0)
         # The bot's answer comes back now, to a trick it no longer fits: it is dropped, not played.
-        assert await asyncio.to_thread(server.logged, "dropped seat 1's answer")
+        dropped = "dropped a slow bot's answer for a position that changed"
+        assert await asyncio.to_thread(server.logged, dropped)
+        assert [line["seat"] for line in server.records(dropped)] == [1]
         assert (await person.request("ping"))["type"] == "pong"
         assert plays_by(person, THINKER, mark) == [] and latest_view(person)["to_move"] == 0
         # The turn is handled afresh once the person has played again.
@@ -198,7 +200,9 @@ async def test_a_failed_think_plays_the_heuristic_move(live_server_factory: Call
             mark = len(person.log)
             signal_all(workers, signal.SIGKILL)  # the worker dies in mid-thought
         await thinker_played(person, mark)
-        assert await asyncio.to_thread(server.logged, "seat 1's search bot could not think")
+        assert await asyncio.to_thread(server.logged, "a slow bot could not think")
+        [failed] = server.records("a slow bot could not think; it plays the in-process move")
+        assert (failed["seat"], failed["bot"], failed["level"]) == (1, "search", "error") and "exception" in failed
         # The pool is replaced: the search bot thinks in a new worker for the rest of the hand.
         await hand_played(person)
         replaced = bot_workers(server)

@@ -11,6 +11,7 @@ from tuolaji.server.bus import LocalBus
 from tuolaji.server.config import ServerConfig
 from tuolaji.server.hosting import Hosting
 from tuolaji.server.lobby import Lobby
+from tuolaji.server.metrics import NO_METRICS
 from tuolaji.server.services import Services
 from tuolaji.server.tablehost import TableHost
 
@@ -35,7 +36,7 @@ class SlowHost:
 def services() -> Services:
     """A node's services with only what stopping it touches (its config and an in-memory bus)."""
     unused = cast(Any, None)
-    return Services(ServerConfig(node_id="n"), unused, unused, LocalBus("n"), unused, unused)
+    return Services(ServerConfig(node_id="n"), unused, unused, LocalBus("n"), unused, unused, NO_METRICS)
 
 
 async def hosts_stopping_together(stop: Any, hosting: Hosting) -> list[str]:

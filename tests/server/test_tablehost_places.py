@@ -15,6 +15,7 @@ from tuolaji.room.table import Table, TableConfig
 from tuolaji.server.autoplay import make_autoplayer
 from tuolaji.server.bus import LocalBus
 from tuolaji.server.config import ServerConfig
+from tuolaji.server.metrics import NO_METRICS
 from tuolaji.server.services import Services
 from tuolaji.server.tablehost import TableHost
 from tuolaji.store.records import Settled
@@ -70,7 +71,7 @@ async def answers(bus: RecordingBus, client: str) -> list[tuple[str, PlaceChange
 async def test_deliveries_carry_where_the_table_put_each_client() -> None:
     bus = RecordingBus()
     unused = cast(Any, None)
-    services = Services(ServerConfig(node_id="n"), unused, unused, bus, cast(Any, AcceptingLog()), unused)
+    services = Services(ServerConfig(node_id="n"), unused, unused, bus, cast(Any, AcceptingLog()), unused, NO_METRICS)
     table = Table("t1", TableOptions(), TableConfig(), make_autoplayer, lambda: 7)
     host = TableHost(table, services, Owner(), 1)
     try:

@@ -117,6 +117,15 @@ def test_a_moderator_closes_a_table_mid_hand_and_nobody_is_settled(
     expect(item).to_have_count(1)
     expect(item).to_contain_text("node solo")
     expect(item).to_contain_text("playing")
+    # The moderator watches it as a spectator sees it (no hand of anyone's), then closes it from the console.
+    item.locator("[data-action=watch]").click()
+    expect(mod.locator("#table-screen")).to_be_visible()
+    expect(mod.locator(".seat[data-seat='0'] .nick")).to_have_text(player.page.locator("#me-nick").inner_text())
+    expect(mod.locator(".trick, .seat").first).to_be_visible()
+    assert mod.locator("#hand .card").count() == 0
+    mod.locator("#console-open").click()
+    item = mod.locator("li.console-table")
+    expect(item).to_contain_text("node solo")
     item.locator("[data-action=close-table]").click()
     item.locator("select[name=reason]").select_option("cheating")
     mod.screenshot(path=str(screenshots / "console-tables.png"))

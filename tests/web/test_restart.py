@@ -37,7 +37,7 @@ def test_the_page_comes_back_by_itself_after_a_restart(browser: Browser, tmp_pat
         assert any("Application shutdown complete" in line for line in server.log)
         expect(page.locator("body")).to_have_attribute("data-conn", re.compile("waiting|connecting"))
         server = LiveServer(db, SERVER_ARGS, port=port).start()
-        assert any("restored 1 open table" in line for line in server.log)
+        assert [fields["tables"] for fields in server.records("restored the open tables from their logs")] == [1]
 
         expect(page.locator("body")).to_have_attribute("data-conn", "open", timeout=30_000)
         expect(page.locator(player.table)).to_be_visible()

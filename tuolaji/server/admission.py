@@ -96,6 +96,7 @@ class Admission:
         account_id, kind = conn.account.id, msg.type
         retry = self.join_limiter.check(account_id, time.monotonic())
         if retry is not None:
+            self.hosting.services.metrics.refused("joins")
             text = f"{kind}: too many tables in a row; try again in {retry} s"
             conn.error("rate_limited", text, msg.id, params={"reason": "joins", "seconds": retry})
             return False
@@ -158,6 +159,7 @@ class Admission:
         retry = self.table_limiter.check(conn.address, time.monotonic())
         if retry is None:
             return True
+        self.hosting.services.metrics.refused("tables")
         limit = self.table_limiter.burst
         text = f"{msg.type}: at most {limit:g} new tables a minute from one address; try again in {retry} s"
         conn.error("rate_limited", text, msg.id, params={"reason": "tables", "seconds": retry, "limit": limit})

@@ -28,6 +28,7 @@ class AccountsApi:
         config = services.config
         self.accounts = services.accounts
         self.bus = services.bus
+        self.metrics = services.metrics
         self.account_limiter: KeyedLimiter[str] = KeyedLimiter.per_minute(
             config.account_rate_per_minute, config.account_burst
         )
@@ -39,6 +40,7 @@ class AccountsApi:
         address = client_address(request)
         wait = self.account_limiter.check(address, time.monotonic())
         if wait is not None:
+            self.metrics.refused("accounts")
             raise too_many("rate_limited", f"too many account requests from {address}", wait)
 
     async def bearer(self, request: Request) -> AccountData:
@@ -66,6 +68,7 @@ class AccountsApi:
         address = client_address(request)
         wait = self.guest_limiter.check(address, time.monotonic())
         if wait is not None:
+            self.metrics.refused("guests")
             raise too_many("rate_limited", f"too many guest accounts from {address} this hour", wait)
         token, account = await self.accounts.create_guest()
         return self._session(token, account, 201)
@@ -96,6 +99,7 @@ class AccountsApi:
             return await self._login(nickname, body.get("password"))
         wait = self.login_backoff.reserve(key, time.monotonic())
         if wait > 0:
+            self.metrics.refused("logins")
             raise too_many("login_locked", f"too many failed log-ins for {nickname!r}", wait)
         try:
             response = await self._login(nickname, body.get("password"))

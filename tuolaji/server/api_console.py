@@ -118,7 +118,7 @@ class ConsoleApi:
         action = "undrain" if asked.off else "drain"
         await record(self.db, staff.actor, action, target=node, details={"now": asked.now})
         await self._order(DrainOrder(node, not asked.off, asked.now))
-        staff.did(action, node=node)
+        staff.did(action, target=node)
         return JSONResponse({"node": node, "draining": not asked.off})
 
     async def notice(self, request: Request) -> Response:
@@ -130,7 +130,7 @@ class ConsoleApi:
         details = {"kind": asked.kind, "minutes": asked.minutes}
         await record(self.db, staff.actor, "notice", target="everyone", note=asked.text, details=details)
         await self._order(sent)
-        staff.did("notice")
+        staff.did("notice", target="everyone")
         return JSONResponse({"notice": sent.to_message(now_ms)})
 
     async def hand(self, request: Request) -> Response:

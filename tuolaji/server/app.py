@@ -7,11 +7,16 @@ app is ready (and the hands that were being played go on) before uvicorn accepts
 At exit the tables stop first (all together), then the bus, the log writer, the pool (no worker
 outlives the server) and the database. :meth:`App.prepare_shutdown` is the graceful part of a
 restart (``tuolaji serve`` calls it on SIGTERM).
+
+Each app has its own :class:`~tuolaji.server.metrics.Metrics` (its own registry), served at
+``/metrics`` to those allowed (``tuolaji.server.scrape``); every HTTP request's log lines name it
+(``request``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -21,11 +26,16 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from tuolaji.server import logs
 from tuolaji.server.api import Api, routes
 from tuolaji.server.config import ServerConfig
+from tuolaji.server.gauges import NodeGauges
 from tuolaji.server.http_guard import SecurityHeaders, TrustedProxies, parse_networks
 from tuolaji.server.http_io import Handler
 from tuolaji.server.lobby import Lobby
+from tuolaji.server.metrics import Metrics
+from tuolaji.server.scrape import PATH as METRICS_PATH
+from tuolaji.server.scrape import Scrape, read_token
 from tuolaji.server.services import open_services
 from tuolaji.server.ws import serve_socket
 
@@ -43,7 +53,8 @@ class App:
 
     Every HTTP response carries the security headers (``http_guard.SecurityHeaders``); the client
     address of HTTP and WebSocket requests comes from ``X-Forwarded-For`` only when the peer is one
-    of ``config.forwarded_allow_ips`` (``http_guard.TrustedProxies``).
+    of ``config.forwarded_allow_ips`` (``http_guard.TrustedProxies``). ``/metrics`` is answered
+    before that rule, which it applies itself (``scrape.Scrape``).
     """
 
     def __init__(self, config: ServerConfig) -> None:
@@ -52,6 +63,12 @@ class App:
         """The running node's lobby (None before start-up and after shutdown)."""
         self._handlers: dict[str, Handler] | None = None
         self.proxies = TrustedProxies(parse_networks(config.forwarded_allow_ips))
+        self.metrics = Metrics(config.metrics)
+        token = read_token(config.metrics_token_file) if config.metrics_token_file is not None else None
+        self.scrape = SecurityHeaders(
+            Scrape(self.metrics, self.proxies, parse_networks(config.metrics_allow_ips), token)
+        )
+        self._requests = itertools.count(1)
         all_routes: list[BaseRoute] = list(routes(lambda: self._handlers))
         if WEB_DIR.is_dir():
             all_routes.append(Mount("/static", StaticFiles(directory=WEB_DIR), name="static"))
@@ -60,8 +77,10 @@ class App:
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
-        async with open_services(self.config) as services:
+        async with open_services(self.config, self.metrics) as services:
             lobby = Lobby(services)
+            gauges = NodeGauges(lobby)
+            self.metrics.watch(gauges)
             try:
                 await services.accounts.purge_sessions()
                 await lobby.start()
@@ -71,6 +90,7 @@ class App:
                 self.lobby, self._handlers = None, None
                 await lobby.close()
                 await services.bus.close()
+                self.metrics.unwatch(gauges)
 
     async def prepare_shutdown(self) -> None:
         """Before the server closes its sockets: let the tables finish their steps and tell every client
@@ -80,6 +100,11 @@ class App:
             await lobby.prepare_shutdown()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            logs.bind_only(request=f"{self.config.node_id}.r{next(self._requests)}")
+            if scope["path"] == METRICS_PATH:
+                await self.scrape(scope, receive, send)
+                return
         scope = self.proxies.client(scope)
         if scope["type"] != "websocket":
             await self.http(scope, receive, send)
@@ -87,7 +112,9 @@ class App:
         websocket = WebSocket(scope, receive, send)
         lobby = self.lobby
         if scope["path"] != "/ws" or lobby is None or lobby.stopping:
-            await websocket.close(1013 if scope["path"] == "/ws" else 1008)
+            code = 1013 if scope["path"] == "/ws" else 1008
+            await websocket.close(code)
+            self.metrics.closed(code, by_server=True)
             return
         await serve_socket(websocket, lobby)
 

@@ -16,6 +16,7 @@ from datetime import UTC
 
 from sqlalchemy import select
 
+from tuolaji.server import logs
 from tuolaji.server.bus import BusDown, node_of
 from tuolaji.server.connection import CLOSE_BANNED, CLOSE_LOGGED_OUT, CLOSE_REPLACED, Connection
 from tuolaji.server.placement import Placement
@@ -90,6 +91,7 @@ class Clients:
             return None
         conn.muted = (held.mute.reason, held.mute.until_ms) if held.mute is not None else None
         conn.account, conn.token = account, token
+        logs.bind(account=account.id)  # the connection's reader: its lines name the account from now on
         conn.session_ends = await self._session_ends(token)
         place = await self._take_over(conn, account.id)
         conn.send(
@@ -194,7 +196,8 @@ class Clients:
                 bus.close_client(other, CLOSE_REPLACED, replaced)
             place = await bus.seat_of(account_id)
         except BusDown:
-            log.warning("hello of account %d: the bus is down; its seat is not known now", account_id)
+            fields = {"account": account_id, "connection": conn.id}
+            log.warning("hello: the bus is down; the account's seat is not known now", extra=fields)
             return None
         return place if place is not None and place.table_id else None  # an empty table id names no table
 

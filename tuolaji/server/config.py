@@ -30,6 +30,8 @@ from tuolaji.server.limits import (
     RATE_PER_SECOND,
     TABLES_PER_MINUTE,
 )
+from tuolaji.server.logs import FORMATS
+from tuolaji.server.scrape import read_token
 from tuolaji.store.accounts import DEFAULT_SESSION_DAYS, DEFAULT_START_SILVER
 from tuolaji.store.db import DEFAULT_URL
 from tuolaji.store.passwords import HASH_QUEUE, HASH_THREADS
@@ -64,6 +66,13 @@ def networks(text: str) -> tuple[str, ...]:
         except ValueError:
             raise ValueError(f"{spec!r} is not an IP address or network") from None
     return specs
+
+
+def token_file(text: str) -> str:
+    """The path of a file holding a bearer token (:func:`~tuolaji.server.scrape.read_token` reads
+    it); ``ValueError`` naming the file if it holds none."""
+    read_token(text)
+    return text
 
 
 @dataclass(frozen=True)
@@ -285,6 +294,36 @@ class ServerConfig:
         False, Option("offer permessage-deflate compression on WebSockets (less traffic, more CPU per message)")
     )
     log_level: str = option("info", Option("how much the server logs", choices=LOG_LEVELS))
+    log_format: str = option(
+        "json",
+        Option(
+            "how log lines are written: json (one JSON object a line, for machines) or console (readable text) "
+            "(tuolaji.server.logs)",
+            choices=FORMATS,
+        ),
+    )
+    metrics: bool = option(
+        True, Option("serve no /metrics and count nothing (tuolaji.server.metrics)", flag="--no-metrics")
+    )
+    metrics_allow_ips: tuple[str, ...] = option(
+        (),
+        Option(
+            "comma-separated addresses or networks that may read /metrics besides loopback (the client address "
+            "as --forwarded-allow-ips gives it)",
+            convert=networks,
+            shown="loopback only",
+        ),
+    )
+    metrics_token_file: str | None = option(
+        None,
+        Option(
+            "file holding a bearer token (one word, 16 characters or more) with which a request may read /metrics "
+            "from any address",
+            convert=token_file,
+            metavar="PATH",
+            shown="none",
+        ),
+    )
 
     @property
     def account_burst(self) -> float:

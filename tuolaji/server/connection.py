@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from tuolaji.server.limits import RATE_BURST, RATE_PER_SECOND, RateLimiter
+from tuolaji.server.metrics import NO_METRICS, Metrics
 from tuolaji.wire.outbound import dumps, error_message
 
 log = logging.getLogger(__name__)
@@ -62,9 +63,11 @@ class Connection:
         rate: float = RATE_PER_SECOND,
         burst: float = RATE_BURST,
         outbox_bytes: int = OUTBOX_BYTES,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         self.websocket = websocket
         self.id = client_id
+        self.metrics = metrics
         self.account: AccountData | None = None
         self.token: str | None = None
         self.session_ends = math.inf
@@ -78,7 +81,8 @@ class Connection:
         self.outbox_bytes = outbox_bytes
         self.queued_bytes = 0
         self._outbox: collections.deque[tuple[str, int]] = collections.deque()
-        self._close_code: int | None = None
+        self.close_code: int | None = None
+        """The code the server closed (or is closing) the connection with; None if it has not."""
         self._close_reason = ""
         self._wakeup: asyncio.Future[None] | None = None
         self._writer = asyncio.create_task(self._write())
@@ -107,8 +111,9 @@ class Connection:
         self.queued_bytes = 0
         self.closed.set()
         self._writer.cancel()  # it may be waiting for the socket to drain, which it may never do
+        self.close_code = CLOSE_TOO_SLOW
         reason = f"too far behind: {waiting} bytes were waiting for you to read them"
-        log.info("client %s closed: %s", self.id, reason)
+        log.info("closed a client too far behind in reading", extra={"connection": self.id, "queued_bytes": waiting})
         self._closer = asyncio.create_task(self._close_now(CLOSE_TOO_SLOW, reason))
 
     def error(
@@ -126,7 +131,7 @@ class Connection:
         """Flush what is queued, then close the socket with ``code`` (and ``reason``)."""
         if not self.closed.is_set():
             self.closed.set()
-            self._close_code, self._close_reason = code, reason
+            self.close_code, self._close_reason = code, reason
             self._wake()
 
     async def _close_now(self, code: int, reason: str) -> None:
@@ -148,9 +153,9 @@ class Connection:
                     text, size = outbox.popleft()
                     self.queued_bytes -= size
                     await send({"type": "websocket.send", "text": text})
-                if self._close_code is not None:
+                if self.close_code is not None:
                     if self._open():
-                        await self.websocket.close(self._close_code, self._close_reason)
+                        await self.websocket.close(self.close_code, self._close_reason)
                     return
                 self._wakeup = asyncio.get_running_loop().create_future()
                 await self._wakeup
@@ -158,7 +163,9 @@ class Connection:
         except (WebSocketDisconnect, RuntimeError, OSError):
             await self._writer_ended(CLOSE_GOING, "the connection is gone")
         except Exception:
-            log.exception("client %s: sending a message failed; closing the connection", self.id)
+            self.metrics.error("send")
+            log.exception("sending a message failed; closing the connection", extra={"connection": self.id})
+            self.close_code = self.close_code or CLOSE_INTERNAL
             await self._writer_ended(CLOSE_INTERNAL, "internal error while sending a message")
 
     async def _writer_ended(self, code: int, reason: str) -> None:

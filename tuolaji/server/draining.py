@@ -45,19 +45,14 @@ class Draining:
         """Drain: tables between hands go at once, the others after their hand (all at once with ``now``)."""
         self.on = True
         self.bus.cluster.set_draining(True)
-        log.warning(
-            "node %s drains%s: its tables go to other nodes",
-            self.bus.node_id,
-            " at once" if now else " between hands",
-            extra={"node": self.bus.node_id, "action": "drain"},
-        )
+        log.warning("this node drains: its tables go to other nodes", extra={"action": "drain", "at_once": now})
         self._spawn(self._hand_over(now))
 
     def stop(self) -> None:
         """Stop draining: the node takes tables again."""
         self.on = False
         self.bus.cluster.set_draining(False)
-        log.warning("node %s no longer drains", self.bus.node_id, extra={"node": self.bus.node_id, "action": "undrain"})
+        log.warning("this node no longer drains", extra={"action": "undrain"})
 
     def gives_up(self, host: TableHost) -> bool:
         """After each of ``host``'s steps: whether its table leaves now (between hands, with somewhere to go)."""
@@ -86,9 +81,4 @@ class Draining:
             return
         del self.hosts[host.id]
         self.bus.table_gone(host.id)
-        log.info(
-            "table %s: handed over by the drain (hand %d)",
-            host.id,
-            host.table.number,
-            extra={"node": self.bus.node_id, "table": host.id, "action": "drain"},
-        )
+        log.info("handed over by the drain", extra={"table": host.id, "hand": host.table.number, "action": "drain"})

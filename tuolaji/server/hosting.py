@@ -90,6 +90,7 @@ class Hosting:
         fence = 1 if self.bus.fenced else None
         await self.services.table_log.create(table_id, options.to_json(), fence or 0)
         table = Table(table_id, options, self.table_config, make_autoplayer, self.match_seed)
+        self.services.metrics.tables_opened.inc()
         return self._host(table, 1, fence)
 
     def open_for(self, opening: TableOpening) -> None:
@@ -121,7 +122,8 @@ class Hosting:
                 opened.id, options, self.table_config, make_autoplayer, self.match_seed, opened.entries
             )
         except Exception:
-            log.exception("table %s: its log could not be replayed; it stays closed", opened.id)
+            self.services.metrics.error("log_replay")
+            log.exception("the table's log could not be replayed; it stays closed", extra={"table": opened.id})
             return None
         host = self._host(table, opened.next_seq, fence)
         for seat, player in table.players().items():
@@ -151,7 +153,7 @@ class Hosting:
                 hosts.append(host)
         await self._refresh_titles(hosts)
         if self.hosts:
-            log.info("restored %d open table(s) from their logs", len(self.hosts))
+            log.info("restored the open tables from their logs", extra={"tables": len(self.hosts)})
         return len(self.hosts)
 
     async def adopt(self, table_ids: Sequence[str]) -> set[str]:
@@ -165,7 +167,9 @@ class Hosting:
             host = await self._run_restored(opened, opened.fence)
             if host is not None:
                 hosts.append(host)
-                log.info("table %s: taken over from its log (fencing token %d)", opened.id, opened.fence)
+                self.services.metrics.takeovers.inc()
+                fields = {"table": opened.id, "hand": host.table.number, "fence": opened.fence}
+                log.warning("taken over from its log", extra=fields)
         await self._refresh_titles(hosts)
         return {host.table.id for host in hosts}
 
@@ -173,17 +177,20 @@ class Hosting:
         """Another node runs ``table_id`` now: stop serving it here."""
         host = self.hosts.pop(table_id, None)
         if host is not None:
+            self.services.metrics.lost("lease")
             host.stopped = True
             self._spawn(host.stop())
 
     def table_closed(self, table_id: str) -> None:
         """A table here closed: it leaves the lobby list and its lease is given up."""
+        self.services.metrics.tables_closed.inc()
         self.hosts.pop(table_id, None)
         self.bus.publish_summary(table_id, None)
         self.bus.table_gone(table_id)
 
     def table_lost(self, table_id: str) -> None:
         """A table's log write was fenced off: another node runs it now."""
+        self.services.metrics.lost("fenced")
         self.hosts.pop(table_id, None)
         self.bus.table_gone(table_id)
 

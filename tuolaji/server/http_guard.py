@@ -73,6 +73,10 @@ class TrustedProxies:
     def __init__(self, networks: tuple[Network, ...]) -> None:
         self.networks = networks
 
+    def trusts(self, host: str) -> bool:
+        """Whether the peer ``host`` is one of the trusted proxies."""
+        return _trusted(host, self.networks)
+
     def client(self, scope: Scope) -> Scope:
         """``scope``, or a copy with ``client`` (and ``scheme`` from ``X-Forwarded-Proto``) replaced."""
         peer = scope.get("client")

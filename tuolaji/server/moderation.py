@@ -37,8 +37,5 @@ class Moderation:
             case CloseOrder(table_id, reason):
                 if self.hosting.close_table(table_id, reason):
                     log.info(
-                        "table %s: closed by a moderator (%s)",
-                        table_id,
-                        reason,
-                        extra={"node": node, "table": table_id, "action": "close_table"},
+                        "closed by a moderator", extra={"table": table_id, "reason": reason, "action": "close_table"}
                     )

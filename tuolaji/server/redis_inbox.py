@@ -57,7 +57,11 @@ class RedisInbox:
                 await beat.execute()
                 await self._leases.reassert(self._node)
                 restored = self._was_up
-                (log.warning if restored else log.info)("Redis at %s answers: this node is connected", self._link.url)
+                fields = {"redis": self._link.shown_url, "down_seconds": self._link.came_back()}
+                if restored:
+                    log.warning("Redis answers again: this node is connected", extra=fields)
+                else:
+                    log.info("Redis answers: this node is connected", extra=fields)
                 self._link.up = self._was_up = True
                 self._link.connected.set()
                 if restored:
@@ -70,7 +74,9 @@ class RedisInbox:
                 self._link.went_down(error)
                 await asyncio.sleep(RETRY_SECONDS)
             except RedisError:
-                log.exception("redis bus: listening failed; trying again")
+                self._link.metrics.redis_error(unreachable=False)
+                self._link.metrics.error("redis")
+                log.exception("redis bus: listening failed; trying again", extra={"redis": self._link.shown_url})
                 await asyncio.sleep(RETRY_SECONDS)
             finally:
                 if pubsub is not None:
@@ -93,7 +99,8 @@ class RedisInbox:
             else:
                 self._received(decode_node_message(data))
         except Exception:
-            log.exception("redis bus: could not handle a message on %s", channel)
+            self._link.metrics.error("redis")
+            log.exception("redis bus: could not handle a message", extra={"channel": channel})
 
     def _received(self, item: NodeMessage) -> None:
         node = self._node

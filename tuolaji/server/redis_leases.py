@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any
 
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -107,7 +108,7 @@ class Leases:
             await self.link.renew(keys=[key("lease", table_id)], args=[self.node_id, self.lease_ms], client=pipe)
         for table_id, kept in zip(tables, await pipe.execute(), strict=True):
             if not int(kept):
-                log.warning("table %s: another node took it over meanwhile; giving it up", table_id)
+                log.warning("another node took the table over meanwhile; giving it up", extra={"table": table_id})
                 self.owned.discard(table_id)
                 node.tables.lost(table_id)
                 del owned[table_id]
@@ -133,6 +134,7 @@ class Leases:
     async def _renew(self, node: Node) -> None:
         tables = list(self.owned)
         others = sorted(node.tables.remote_nodes())
+        started = time.perf_counter()
         try:
             pipe = self.link.redis.pipeline(transaction=False)
             pipe.exists(key("node", self.node_id))
@@ -147,19 +149,22 @@ class Leases:
             self.link.went_down(error)
             return
         except RedisError:
-            log.exception("redis bus: renewing the leases failed")
+            self.link.metrics.redis_error(unreachable=False)
+            self.link.metrics.error("redis")
+            log.exception("redis bus: renewing the leases failed", extra={"tables": len(tables)})
             return
+        self.link.metrics.trip("renew", time.perf_counter() - started)
         if not alive:
             # Our heartbeat vanished between two renewals: Redis restarted and lost its data.
             self.link.went_down(RedisConnectionError("Redis restarted and lost its keys"))
             return
         gone = {other for other, held in zip(others, results[len(tables) :], strict=True) if not held}
         if gone:
-            log.warning("nodes %s stopped answering: their clients are disconnected (R46)", ", ".join(gone))
+            log.warning("nodes stopped answering: their clients are disconnected (R46)", extra={"nodes": sorted(gone)})
             node.tables.nodes_gone(gone)
         for table_id, result in zip(tables, results[: len(tables)], strict=True):
             if int(result) == 0 and table_id in self.owned:
-                log.warning("table %s: its lease went to another node; giving it up", table_id)
+                log.warning("the table's lease went to another node; giving it up", extra={"table": table_id})
                 self.owned.discard(table_id)
                 node.tables.lost(table_id)
 
@@ -175,6 +180,7 @@ class Leases:
             except UNREACHABLE as error:
                 self.link.went_down(error)
             except Exception:
+                self.link.metrics.error("redis")
                 log.exception("redis bus: the scan for tables nobody runs failed")
 
     async def _adopt_orphans(self, node: Node) -> None:

@@ -3,21 +3,26 @@
 A call that waits for its answer (:meth:`RedisLink.call`) raises :class:`~tuolaji.server.bus.BusDown`
 while Redis is unreachable; a write that nobody waits for (:meth:`RedisLink.later`) is queued, kept in
 order and dropped while Redis is down. The Lua scripts of the bus are registered here, each one Redis
-step.
+step. The link times its round trips and counts Redis's errors (``tuolaji.server.metrics``), and logs
+one line when Redis stops answering (the other parts log when it answers again).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from tuolaji.server.bus import BusDown
+from tuolaji.server.metrics import NO_METRICS, Metrics
 
 log = logging.getLogger(__name__)
 
@@ -56,16 +61,30 @@ return 0
 FORGET_CONN = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
 
 
+def shown(url: str) -> str:
+    """``url`` as logs show it: without its password."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return parts._replace(netloc=parts.netloc.replace(":" + parts.password + "@", ":***@", 1)).geturl()
+
+
 def key(*parts: str) -> str:
     """A key or channel of the card room: ``tj:`` and ``parts`` joined by colons."""
     return PREFIX + ":".join(parts)
 
 
 class RedisLink:
-    """One node's Redis client (``url`` is ``redis://host:6379/0``) and its up/down state."""
+    """One node's Redis client (``url`` is ``redis://host:6379/0``) and its up/down state; its round
+    trips and errors are counted in ``metrics``."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, metrics: Metrics = NO_METRICS) -> None:
         self.url = url
+        self.shown_url = shown(url)
+        """The URL as logs show it."""
+        self.metrics = metrics
+        self.down_since: float | None = None
+        """Since when (monotonic) Redis has not answered; None while it does, or before it first did."""
         pool = BlockingConnectionPool.from_url(
             url,
             max_connections=MAX_CONNECTIONS,
@@ -89,20 +108,34 @@ class RedisLink:
 
     def went_down(self, error: BaseException) -> None:
         """Redis did not answer: say so once, and wait for it to come back."""
+        self.metrics.redis_error(unreachable=True)
         if self.up:
-            log.error("Redis at %s is unreachable (%s): the tables here go on, new tables are refused", self.url, error)
+            self.down_since = time.monotonic()
+            fields = {"redis": self.shown_url, "cause": str(error)}
+            log.error("Redis is unreachable: the tables here go on, new tables are refused", extra=fields)
         self.up = False
         self.connected.clear()
+
+    def came_back(self) -> float | None:
+        """Redis answers (again): the seconds it was away, if it had been."""
+        down, self.down_since = self.down_since, None
+        return round(time.monotonic() - down, 3) if down is not None else None
 
     async def call(self, call: Callable[[], Awaitable[Any]]) -> Any:
         """Run one Redis call; :class:`BusDown` if Redis does not answer."""
         if not self.up:
-            raise BusDown(f"Redis at {self.url} is unreachable")
+            raise BusDown(f"Redis at {self.shown_url} is unreachable")
+        started = time.perf_counter()
         try:
-            return await call()
+            result = await call()
         except UNREACHABLE as error:
             self.went_down(error)
-            raise BusDown(f"Redis at {self.url} is unreachable: {error}") from error
+            raise BusDown(f"Redis at {self.shown_url} is unreachable: {error}") from error
+        except RedisError:
+            self.metrics.redis_error(unreachable=False)
+            raise
+        self.metrics.trip("call", time.perf_counter() - started)
+        return result
 
     def later(self, write: Callable[[], Awaitable[Any]]) -> None:
         """Queue a Redis write that nobody waits for (kept in order; dropped while Redis is down)."""
@@ -115,12 +148,17 @@ class RedisLink:
             write = await self._writes.get()
             if not self.up:
                 continue
+            started = time.perf_counter()
             try:
                 await write()
             except UNREACHABLE as error:
                 self.went_down(error)
             except Exception:
-                log.exception("redis bus: a write failed")
+                self.metrics.redis_error(unreachable=False)
+                self.metrics.error("redis")
+                log.exception("redis bus: a write failed", extra={"redis": self.shown_url})
+            else:
+                self.metrics.trip("write", time.perf_counter() - started)
 
     async def close(self) -> None:
         """Disconnect."""

@@ -40,6 +40,7 @@ from typing import Any
 
 from tuolaji.server.bus import Bus, Cluster, Node, node_of
 from tuolaji.server.limits import EscapeCooldown
+from tuolaji.server.metrics import NO_METRICS, Metrics
 from tuolaji.server.redis_inbox import RedisInbox
 from tuolaji.server.redis_leases import Leases
 from tuolaji.server.redis_link import RedisLink, key
@@ -81,11 +82,12 @@ class RedisBus(Bus):
         lease_ms: int = LEASE_MS,
         scan_seconds: float = SCAN_SECONDS,
         cooldown: EscapeCooldown | None = None,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         self.cooldown = cooldown or EscapeCooldown()
         """The escape policy; its state (strikes, waits) lives in Redis, shared by every node."""
         self.node_id = node_id
-        self.link = RedisLink(url)
+        self.link = RedisLink(url, metrics)
         self.leases = Leases(self.link, node_id, lease_ms, scan_seconds)
         self.cluster = RedisCluster(self.link, self.leases)
         self._node: Node | None = None
@@ -113,7 +115,8 @@ class RedisBus(Bus):
             async with asyncio.timeout(5):
                 await self.link.connected.wait()
         if not self.link.up:
-            log.error("Redis at %s is unreachable; starting anyway: no new tables until it answers", self.link.url)
+            fields = {"redis": self.link.shown_url}
+            log.error("Redis is unreachable; starting anyway: no new tables until it answers", extra=fields)
 
     async def close(self) -> None:
         self.leases.closing = True

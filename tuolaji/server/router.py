@@ -62,7 +62,9 @@ class Router:
         match request:
             case Subscribe(on):
                 limit = self.hosting.services.config.lobby_per_address
-                if self.feed.subscribe(conn, on, limit, ref) and ref is not None:
+                if not self.feed.subscribe(conn, on, limit, ref):
+                    self.hosting.services.metrics.refused("lobby")
+                elif ref is not None:
                     conn.send(message("ack", ref=ref))
             case NewTable():
                 await self.admission.create(conn, msg, request)

@@ -17,6 +17,7 @@ from typing import Any
 from tuolaji.native import build
 from tuolaji.server.config import Option, ServerConfig, options
 from tuolaji.server.deadlines import Config, http_protocol
+from tuolaji.server.logs import configure
 
 GC_THRESHOLD = 20_000
 WS_MAX_BYTES = 1024 * 1024
@@ -60,8 +61,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         flag = flag_of(field.name, option)
         shown = help_of(option, kind, getattr(defaults, field.name))
         common: dict[str, Any] = {"dest": field.name, "default": argparse.SUPPRESS, "help": shown}
-        if kind is bool:
-            parser.add_argument(flag, action="store_true", **common)
+        if kind is bool:  # a flag turns its option on, or off when it is on by default (--no-metrics)
+            parser.add_argument(flag, action="store_false" if getattr(defaults, field.name) else "store_true", **common)
         else:
             choices = option.choices or None
             metavar = option.metavar or (None if choices else flag.removeprefix("--").replace("-", "_").upper())
@@ -77,12 +78,12 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; SIGTERM or Ctrl-C restarts gracefully (the tables' logs keep every hand)."""
     config = config_from_args(args)
-    logging.basicConfig(level=config.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure(config.log_level, config.log_format, config.node_id)
     if build() != "compiled":
         logging.getLogger("tuolaji.serve").warning(
-            "the rules and bots run as a %s build, not compiled: the search bot takes 2.5 to 3 times "
-            "--search-budget-ms per move (tuolaji/native.py; reinstall with mypyc)",
-            build(),
+            "the rules and bots are not compiled: the search bot takes 2.5 to 3 times --search-budget-ms per "
+            "move (tuolaji/native.py; reinstall with mypyc)",
+            extra={"build": build()},
         )
     # Fewer, larger cyclic-GC passes: views and messages are short-lived, and gen-0 collections
     # every 700 allocations show up as latency spikes under load (docs/BENCHMARKS.md, Server).
@@ -119,6 +120,7 @@ def serve(config: ServerConfig) -> None:
             ws_max_size=WS_MAX_BYTES,
             ws_per_message_deflate=config.ws_deflate,
             log_level=config.log_level,
+            log_config=None,  # uvicorn's records go through the server's own log lines (tuolaji.server.logs)
             lifespan="on",
             proxy_headers=False,
             server_header=False,

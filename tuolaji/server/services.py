@@ -1,5 +1,5 @@
 """What a node runs on: the database, the accounts, the bus to the other nodes, the tables' log, the
-slow bots' pool and the settings, opened once at start-up (:func:`open_services`) and handed to the
+slow bots' pool, the metrics and the settings, opened once at start-up (:func:`open_services`) and handed to the
 HTTP API and the lobby's parts as one :class:`Services` record."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from tuolaji.server.bus import Bus, LocalBus
 from tuolaji.server.config import ServerConfig
+from tuolaji.server.metrics import Metrics
 from tuolaji.server.redisbus import RedisBus
 from tuolaji.server.thinking import ThinkingPool
 from tuolaji.store.accounts import Accounts
@@ -30,22 +31,25 @@ class Services:
     table_log: TableLog
     thinking: ThinkingPool
     """Where slow bots think."""
+    metrics: Metrics
+    """What the node counts and times (``/metrics``)."""
 
 
-def make_bus(config: ServerConfig) -> Bus:
+def make_bus(config: ServerConfig, metrics: Metrics) -> Bus:
     """The bus ``config`` asks for: Redis for many nodes, else the in-memory one."""
     if config.redis_url is not None:
-        return RedisBus(config.redis_url, config.node_id, round(config.lease_seconds * 1000))
+        return RedisBus(config.redis_url, config.node_id, round(config.lease_seconds * 1000), metrics=metrics)
     return LocalBus(config.node_id)
 
 
 @contextlib.asynccontextmanager
-async def open_services(config: ServerConfig) -> AsyncIterator[Services]:
-    """Open (and migrate) the database and start the log writer, the pool and the accounts; on exit
-    close them, after the bus (which the caller starts and closes: it needs the lobby)."""
+async def open_services(config: ServerConfig, metrics: Metrics) -> AsyncIterator[Services]:
+    """Open (and migrate) the database and start the log writer, the pool and the accounts, all
+    counting into ``metrics``; on exit close them, after the bus (which the caller starts and closes:
+    it needs the lobby)."""
     db = await open_database(config.db_url)
-    table_log = TableLog(db)
-    thinking = ThinkingPool(config.bot_workers, config.search_budget_ms)
+    table_log = TableLog(db, watcher=metrics)
+    thinking = ThinkingPool(config.bot_workers, config.search_budget_ms, metrics=metrics)
     accounts = Accounts(
         db,
         config.start_silver,
@@ -53,7 +57,7 @@ async def open_services(config: ServerConfig) -> AsyncIterator[Services]:
         hashing=PasswordHashing(config.hash_threads, config.hash_queue),
     )
     try:
-        yield Services(config, db, accounts, make_bus(config), table_log, thinking)
+        yield Services(config, db, accounts, make_bus(config, metrics), table_log, thinking, metrics)
     finally:
         await table_log.close()
         await thinking.close()

@@ -38,12 +38,13 @@ class Staff:
         return Actor(self.account.id, self.account.nickname, self.role)
 
     def did(
-        self, action: str, *, account: int | None = None, table: str | None = None, node: str | None = None
+        self, action: str, *, account: int | None = None, table: str | None = None, target: str | None = None
     ) -> None:
-        """Log what this moderator or admin did (one line; the audit holds the whole of it)."""
-        whom = f" to account {account}" if account is not None else f" to {table or node}" if table or node else ""
-        fields = {"actor": self.account.id, "action": action, "account": account, "table": table, "node": node}
-        log.info("%s %s did %s%s", self.role, self.account.nickname, action, whom, extra=fields)
+        """Log what this moderator or admin did: one line, the same message each time, with who
+        (``actor``, ``role``), what (``action``) and to whom (``account``, ``table`` or another ``target``);
+        the audit holds the whole of it."""
+        fields = {"actor": self.account.id, "role": self.role, "action": action, "account": account, "table": table}
+        log.info("staff action", extra={**fields, "target": target})
 
 
 class StaffGate:

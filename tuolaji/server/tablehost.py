@@ -13,6 +13,9 @@ failed write, the only sound way on.
 
 Clocks firing and bots answering come back through the same queue, so the table is never touched
 by two things at once.
+
+The host counts what it carried out (``Services.metrics``: moves, hands, settlements, a person's move
+from its command queued to its messages handed out) and logs with its table's id and hand.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Protocol
 
-from tuolaji.game.actions import Action
+from tuolaji.game.actions import Action, Play
 from tuolaji.game.settlement import rank_title, wealth_title
 from tuolaji.room.commands import (
     Attach,
@@ -38,6 +41,8 @@ from tuolaji.room.commands import (
     Player,
     PlayNow,
     Refresh,
+    RequestBid,
+    RequestPlay,
     Resume,
     Watch,
 )
@@ -56,7 +61,9 @@ from tuolaji.room.effects import (
     SendSummary,
     StoreHand,
 )
+from tuolaji.room.entries import Acted, Entry
 from tuolaji.room.table import Table, TableState
+from tuolaji.server import logs
 from tuolaji.server.outgoing import Outgoing
 from tuolaji.server.services import Services
 from tuolaji.store.accounts import AccountData
@@ -107,10 +114,12 @@ class TableHost:
         """Where its messages, seats, summaries and escapes go (this node's clients, or another's)."""
         self.log = services.table_log
         self.thinking = services.thinking
+        self.metrics = services.metrics
         self.next_seq = next_seq
         self.fence = fence
         self.stopped = False
-        self._queue: asyncio.Queue[Command | _Stop] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[Command, float] | _Stop] = asyncio.Queue()
+        """Commands, each with when it came (``time.perf_counter``), and the stop."""
         self._timer: asyncio.TimerHandle | None = None
         self._outgoing = Outgoing(table.id)
         self._task = asyncio.create_task(self._run(), name=f"table {table.id}")
@@ -123,7 +132,11 @@ class TableHost:
     def post(self, command: Command) -> None:
         """Queue ``command`` for the table."""
         if not self.stopped:
-            self._queue.put_nowait(command)
+            self._queue.put_nowait((command, time.perf_counter()))
+
+    def _fields(self, **more: object) -> dict[str, object]:
+        """A log line's fields: the table, its hand, and ``more``."""
+        return {"table": self.id, "hand": self.table.number, **more}
 
     async def stop(self) -> None:
         """Finish the step under way, then stop (server shutdown: the log already holds the table)."""
@@ -134,15 +147,19 @@ class TableHost:
     # ------------------------------------------------------------------ the loop
 
     async def _run(self) -> None:
+        logs.bind_only(table=self.id)
         try:
             while True:
-                command = await self._queue.get()
-                if isinstance(command, _Stop):
+                item = await self._queue.get()
+                if isinstance(item, _Stop):
                     break
+                command, came = item
                 try:
-                    await self._step(command)
+                    await self._step(command, came if isinstance(command, RequestPlay | RequestBid) else None)
                 except Exception:
-                    log.exception("table %s: carrying out %r failed; reloading the table", self.id, command)
+                    self.metrics.error("table")
+                    fields = self._fields(command=type(command).__name__)
+                    log.exception("carrying out a command failed; reloading the table", extra=fields)
                     await self._reload()
                 if self.table.closed or self.stopped or self.owner.hand_off(self):
                     break
@@ -150,11 +167,14 @@ class TableHost:
             self.stopped = True
             self._cancel_timer()
 
-    async def _step(self, command: Command) -> None:
+    async def _step(self, command: Command, came: float | None = None) -> None:
+        """One command; ``came``: when a person's move came (its latency is measured)."""
         try:
             effects = self.table.handle(command, now_ms())
         except Exception:
-            log.exception("table %s: error while handling %r", self.id, command)
+            self.metrics.error("table")
+            fields = self._fields(command=type(command).__name__)
+            log.exception("the table raised handling a command; reloading it from its log", extra=fields)
             client, ref = getattr(command, "client", None), getattr(command, "ref", None)
             if client is not None:
                 self.bus.deliver(self._outgoing.internal_error(client, ref))
@@ -165,13 +185,16 @@ class TableHost:
         ):
             self.bus.seat_changed(command.player.id, self.id, None)  # the lobby's claim for a refused join
         if isinstance(command, BotAnswer) and not any(isinstance(effect, Record) for effect in effects):
-            log.info("table %s: dropped seat %d's answer for a position that changed", self.id, command.stamp.seat)
+            log.info(
+                "dropped a slow bot's answer for a position that changed", extra=self._fields(seat=command.stamp.seat)
+            )
         asking = command.client if isinstance(command, Join | PlayNow | Watch) else None
-        await self._carry_out(effects, asking)
+        await self._carry_out(effects, asking, came)
 
-    async def _carry_out(self, effects: Sequence[Effect], asking: str | None = None) -> None:
+    async def _carry_out(self, effects: Sequence[Effect], asking: str | None = None, came: float | None = None) -> None:
         """Write the step's log entries (and a finished hand), then carry out the rest in order;
-        ``asking`` is the client whose join or watch the step decided."""
+        ``asking`` is the client whose join or watch the step decided; ``came``: when the person's
+        move that led to the step came (timed to its messages handed out, if it was applied)."""
         entries = [effect.entry for effect in effects if isinstance(effect, Record)]
         store = next((effect for effect in effects if isinstance(effect, StoreHand)), None)
         settled: Settled | None = None
@@ -180,18 +203,23 @@ class TableHost:
             try:
                 settled = await self.log.append(write)
             except Fenced:
-                log.warning("table %s: another node owns the table now; giving it up", self.id)
+                log.warning("another node owns the table now; giving it up", extra=self._fields(fence=self.fence))
                 self.stopped = True
                 self.owner.table_lost(self.id)
                 return
-            except Exception:
-                log.exception("table %s: could not write its log; reloading it", self.id)
+            except Exception as error:
+                self.metrics.error("log_write")
+                fields = self._fields(cause=repr(error))
+                log.error("could not write its log; reloading it", extra=fields)  # the log's own line has the traceback
                 await self._reload()
                 return
             self.next_seq += len(entries)
+            self._count(entries, store, settled)
         self._outgoing.step()
         for effect in effects:
             self._execute(effect, asking)
+        if came is not None and entries:
+            self.metrics.move_latency.observe(time.perf_counter() - came)
         if store is not None:
             escaped = store.result.escaped
             account_id = store.seats[escaped].account_id if escaped is not None else None
@@ -220,10 +248,20 @@ class TableHost:
             case Seated(account_id, seat):
                 bus.seat_changed(account_id, self.id, seat)
             case Closed(reason):
-                log.info("table %s closed (%s)", self.id, reason)
+                log.info("table closed", extra=self._fields(reason=reason))
                 self.owner.table_closed(self.id)
             case Record() | StoreHand():
                 pass
+
+    def _count(self, entries: Sequence[Entry], store: StoreHand | None, settled: Settled | None) -> None:
+        """Count a written step's plays, and its hand and settlement if it finished one."""
+        plays = sum(1 for entry in entries if isinstance(entry, Acted) and isinstance(entry.action, Play))
+        if plays:
+            self.metrics.moves.inc(plays)
+        if store is not None:
+            self.metrics.hands.inc()
+            if settled is not None:
+                self.metrics.settled(settled.changes)
 
     def _cancel_timer(self) -> None:
         if self._timer is not None:
@@ -237,7 +275,9 @@ class TableHost:
         try:
             future = self.thinking.ask(effect.bot, effect.seed, effect.view, table=self.id)
         except Exception:
-            log.exception("table %s: seat %d's %s bot could not start thinking", self.id, stamp.seat, effect.bot)
+            self.metrics.error("bot")
+            fields = self._fields(seat=stamp.seat, bot=effect.bot)
+            log.exception("a slow bot could not start thinking; it plays the in-process move", extra=fields)
             self.post(BotAnswer(stamp, None))
             return
 
@@ -246,13 +286,9 @@ class TableHost:
                 return
             error = done.exception()
             if error is not None:
-                log.error(
-                    "table %s: seat %d's %s bot could not think; it plays the in-process move",
-                    self.id,
-                    stamp.seat,
-                    effect.bot,
-                    exc_info=error,
-                )
+                self.metrics.error("bot")
+                fields = self._fields(seat=stamp.seat, bot=effect.bot)
+                log.error("a slow bot could not think; it plays the in-process move", exc_info=error, extra=fields)
             self.post(BotAnswer(stamp, None if error is not None else done.result()))
 
         future.add_done_callback(answered)
@@ -295,13 +331,21 @@ class TableHost:
         old = self.table
         attached = [(seat.client, seat.player.id) for seat in old.seats if seat.client and seat.player]
         watchers = sorted(old.watchers)
+        self.metrics.reloads.inc()
+        failures = 0
         while True:
             try:
                 opened = await self.log.load(self.id)
                 break
             except Exception:
-                log.exception("table %s: could not reload its log; trying again", self.id)
+                failures += 1
+                if failures == 1:  # one line, however long the database is away
+                    self.metrics.error("log_reload")
+                    fields = self._fields(retry_seconds=RELOAD_RETRY_SECONDS)
+                    log.exception("could not reload its log; trying again until it can", extra=fields)
                 await asyncio.sleep(RELOAD_RETRY_SECONDS)
+        if failures:
+            log.info("reloaded from its log", extra=self._fields(failed_tries=failures))
         if opened is None:
             self.stopped = True
             self.owner.table_closed(self.id)

@@ -34,6 +34,7 @@ from typing import Final
 from tuolaji.bots import make_bot
 from tuolaji.game.actions import Action
 from tuolaji.game.view import SeatView
+from tuolaji.server.metrics import NO_METRICS, Metrics
 
 SLOW_BOTS = frozenset({"search"})
 """Bots (canonical names) whose moves are thought out in the pool rather than in a table's task."""
@@ -80,6 +81,8 @@ class _Move:
     seed: int
     view: SeatView
     answer: asyncio.Future[Action | None]
+    asked: float
+    """When it was asked for (``time.perf_counter``)."""
     full: bool = False
     """Whether it was given the full budget (its time then tells what a full move costs)."""
 
@@ -102,11 +105,19 @@ class ThinkingPool:
     is the search bot's full time budget per move; under saturation a move gets less, but never
     under ``min_budget_ms`` (default: a twentieth of the full budget, at least 20 ms). A pool whose
     worker died (``BrokenProcessPool``) is replaced on the next move; the move that was being
-    thought fails, and the table plays another.
+    thought fails, and the table plays another. ``metrics``: where each move's wait for a worker and
+    its CPU time are counted.
     """
 
-    def __init__(self, workers: int, search_budget_ms: float, min_budget_ms: float | None = None) -> None:
+    def __init__(
+        self,
+        workers: int,
+        search_budget_ms: float,
+        min_budget_ms: float | None = None,
+        metrics: Metrics = NO_METRICS,
+    ) -> None:
         self.workers = workers
+        self.metrics = metrics
         self.search_budget_ms = search_budget_ms
         self.min_budget_ms = min(
             search_budget_ms,
@@ -141,9 +152,13 @@ class ThinkingPool:
             self.stats.replaced += 1
         else:
             self._turns.append(table)
-        self._waiting[table] = _Move(name, seed, view, answer)
+        self._waiting[table] = _Move(name, seed, view, answer, time.perf_counter())
         self._dispatch()
         return answer
+
+    def load(self) -> tuple[int, int]:
+        """Moves waiting for a worker, and moves being thought (or handed to a worker ahead)."""
+        return len(self._waiting), len(self._running)
 
     def budget_ms(self) -> float:
         """The budget the next move handed to a worker gets: the full one unless more tables are
@@ -174,6 +189,7 @@ class ThinkingPool:
                 move.answer.set_exception(error)
                 continue
             self._running[work] = table
+            self.metrics.thinking_wait.observe(time.perf_counter() - move.asked)
             work.add_done_callback(functools.partial(self._answered, move))
 
     def _answered(self, move: _Move, done: Future[tuple[Action | None, float]]) -> None:
@@ -198,6 +214,7 @@ class ThinkingPool:
                 move.answer.set_exception(error)
         else:
             action, took_ms = done.result()
+            self.metrics.thinking_cpu.observe(took_ms / 1000)
             if move.full:
                 self.full_move_ms += FULL_MOVE_WEIGHT * (took_ms - self.full_move_ms)
             if not move.answer.done():

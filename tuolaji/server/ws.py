@@ -2,6 +2,9 @@
 
 Nothing a client sends can crash the server: every refused frame is answered with an ``error``
 (docs/PROTOCOL.md §2.5) and the connection, its table and everyone else's game go on.
+
+Every line logged while a connection is served names it (``connection``, and ``account`` after its
+``hello``); the metrics count connections opened, messages refused by the rate limit and closes by code.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from tuolaji.server import logs
 from tuolaji.server.connection import CLOSE_HELLO_TIMEOUT, CLOSE_POLICY, CLOSE_TOO_MANY, FLOOD_LIMIT, Connection
 from tuolaji.server.lobby import Lobby
 from tuolaji.wire.inbound import MAX_FRAME_BYTES, ProtocolError, parse_client_message
@@ -37,15 +41,26 @@ class _InvalidTextIsNotAnError(logging.Filter):
 logging.getLogger("uvicorn.error").addFilter(_InvalidTextIsNotAnError())
 
 
+NO_STATUS = 1005
+"""The close code of a close frame without one (RFC 6455)."""
+ABNORMAL = 1006
+"""The connection dropped without a close frame (RFC 6455)."""
+
+
 async def serve_socket(websocket: WebSocket, lobby: Lobby) -> None:
     """Run one client connection until it closes."""
+    config, metrics = lobby.services.config, lobby.services.metrics
+    client_id = lobby.clients.new_id()
+    logs.bind_only(connection=client_id)
     await websocket.accept()
-    config = lobby.services.config
-    conn = Connection(websocket, lobby.clients.new_id(), config.rate_per_second, config.rate_burst, config.outbox_bytes)
+    conn = Connection(websocket, client_id, config.rate_per_second, config.rate_burst, config.outbox_bytes, metrics)
+    metrics.connections_opened.inc()
     address = websocket.client.host if websocket.client is not None else "unknown"
     if not lobby.clients.connected(conn, address):
+        metrics.refused("connections")
         conn.close(CLOSE_TOO_MANY, f"too many connections from {address}")
         await conn.drain()
+        metrics.closed(CLOSE_TOO_MANY, by_server=True)
         return
 
     def hello_due() -> None:
@@ -53,30 +68,41 @@ async def serve_socket(websocket: WebSocket, lobby: Lobby) -> None:
             conn.close(CLOSE_HELLO_TIMEOUT, f"no hello within {config.hello_timeout:g} s")
 
     timer = asyncio.get_running_loop().call_later(config.hello_timeout, hello_due)
+    client_code: int | None = None
     try:
-        await _read(websocket, conn, lobby)
-    except WebSocketDisconnect:
-        pass
+        client_code = await _read(websocket, conn, lobby)
+    except WebSocketDisconnect as gone:
+        client_code = gone.code
     finally:
         timer.cancel()
+        by_server = conn.close_code is not None
+        code = conn.close_code if conn.close_code is not None else client_code or ABNORMAL
+        metrics.closed(code, by_server)
+        log.info("connection closed", extra={"code": code, "by": "server" if by_server else "client"})
         lobby.router.disconnected(conn)
         await conn.drain()
 
 
-async def _read(websocket: WebSocket, conn: Connection, lobby: Lobby) -> None:
-    """Take the client's frames until it goes (or is closed): each refused, or validated and dispatched."""
+async def _read(websocket: WebSocket, conn: Connection, lobby: Lobby) -> int | None:
+    """Take the client's frames until it goes (or is closed): each refused, or validated and dispatched.
+    The code the client closed with, if it closed first."""
+    metrics = lobby.services.metrics
     while not conn.closed.is_set():
         frame = await websocket.receive()
-        if frame["type"] == "websocket.disconnect" or conn.closed.is_set():
-            return
+        if frame["type"] == "websocket.disconnect":
+            return int(frame.get("code", NO_STATUS))
+        if conn.closed.is_set():
+            return None
         text = _text_of(conn, frame)
         if text is None:
             continue
         if not conn.limiter.allow():
             if conn.limiter.dropped >= FLOOD_LIMIT:
+                metrics.refused("flood")
                 conn.error("rate_limited", "too many messages; closing the connection", params={"reason": "closing"})
                 conn.close(CLOSE_POLICY)
-                return
+                return None
+            metrics.refused("messages")
             conn.error("rate_limited", "too many messages; this one was dropped", params={"reason": "dropped"})
             continue
         try:
@@ -87,8 +113,10 @@ async def _read(websocket: WebSocket, conn: Connection, lobby: Lobby) -> None:
         try:
             await lobby.router.dispatch(conn, msg)
         except Exception:
-            log.exception("error while handling %s", msg.type)
+            metrics.error("message")
+            log.exception("error while handling a client's message", extra={"type": msg.type})
             conn.error("internal", "internal server error", msg.id)
+    return None
 
 
 def _text_of(conn: Connection, frame: Mapping[str, Any]) -> str | None:

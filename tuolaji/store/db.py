@@ -114,7 +114,7 @@ async def _upgrade_postgresql(connection: AsyncConnection, revision: str) -> Non
     key = {"key": MIGRATION_LOCK_KEY}
     try:
         if not (await connection.execute(text("SELECT pg_try_advisory_lock(:key)"), key)).scalar_one():
-            log.info("waiting while another process migrates the database (advisory lock %d)", MIGRATION_LOCK_KEY)
+            log.info("waiting while another process migrates the database", extra={"lock": MIGRATION_LOCK_KEY})
             await connection.execute(text("SELECT pg_advisory_lock(:key)"), key)
         await connection.commit()
         async with connection.begin():

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tuolaji.game.options import TableOptions
-from tuolaji.game.settlement import Balance, apply_change, is_ranked, rank_title, settle, wealth_title
+from tuolaji.game.settlement import Balance, Change, apply_change, is_ranked, rank_title, settle, wealth_title
 from tuolaji.game.view import RoundResult
 from tuolaji.room.effects import HandSeat
 from tuolaji.store.accounts import AccountData
@@ -42,11 +42,13 @@ class HandWrite:
 
 @dataclass(frozen=True)
 class Settled:
-    """What :func:`settle_hand` did: the record id, one settlement line per seat, updated accounts by seat."""
+    """What :func:`settle_hand` did: the record id, one settlement line per seat, updated accounts by
+    seat, and the change it made to each seated account's balance (none when read back from a record)."""
 
     hand_id: int
     lines: list[dict[str, Any]]
     accounts: dict[int, AccountData]
+    changes: tuple[Change, ...] = ()
 
 
 def _title(points: int, silver: int) -> dict[str, Any]:
@@ -86,6 +88,7 @@ async def settle_hand(session: AsyncSession, hand: HandWrite) -> Settled:
     await session.flush()
     lines: list[dict[str, Any]] = []
     accounts: dict[int, AccountData] = {}
+    moved: list[Change] = []
     for seat, balance, change in zip(hand.seats, balances, changes, strict=True):
         row = rows.get(seat.account_id) if seat.account_id is not None else None
         if row is None or balance is None:
@@ -95,9 +98,10 @@ async def settle_hand(session: AsyncSession, hand: HandWrite) -> Settled:
         line["ranked"] = ranked
         lines.append(line)
         accounts[seat.seat] = AccountData.of(row)
+        moved.append(Change(player.points_delta, player.silver_delta))
         session.add(player)
     record.settlement = lines
-    return Settled(record.id, lines, accounts)
+    return Settled(record.id, lines, accounts, tuple(moved))
 
 
 _NO_BALANCE: dict[str, Any] = {"points": None, "silver": None, "rank": None, "wealth": None}

@@ -8,17 +8,23 @@ the balances in the same transaction, so a hand is settled exactly once whenever
 
 Each write names the table's fencing token; a write whose token is no longer the table's is refused
 with :class:`Fenced` (a node that lost the table: many nodes, issue 14), and the other writes of the batch go on.
+
+A failed batch is logged once when the writes start failing (the database is down, or a bug), and
+once when they succeed again, with how long it lasted and how many batches failed meanwhile; a
+:class:`LogWatcher` (the server's metrics) is told of every batch.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
@@ -44,6 +50,16 @@ LINGER_SECONDS = 0.002
 """A batch of log writes waits this long for more before its transaction starts."""
 SLOW_WRITE_SECONDS = 1.0
 """A log write still waiting for the database after this long is reported (a warning in the server log)."""
+
+
+class LogWatcher(Protocol):
+    """Told of every batch the writer commits or fails (the server's metrics)."""
+
+    def batch_committed(self, steps: int, seconds: float) -> None:
+        """A batch of ``steps`` was written and committed in ``seconds``."""
+
+    def batch_failed(self, steps: int) -> None:
+        """A batch of ``steps`` failed (none of it was written)."""
 
 
 class Fenced(Exception):
@@ -92,10 +108,14 @@ _Pending = tuple[LogWrite, "asyncio.Future[Settled | None]"]
 class TableLog:
     """The logs of every live table in ``db``; close it with :meth:`close` (it waits for what is queued)."""
 
-    def __init__(self, db: Database, linger: float = LINGER_SECONDS) -> None:
+    def __init__(self, db: Database, linger: float = LINGER_SECONDS, watcher: LogWatcher | None = None) -> None:
         self.db = db
         self.linger = linger
         """How long a batch waits for more steps before it is written (0: the next turn of the loop)."""
+        self.watcher = watcher
+        self.failing_since: float | None = None
+        """Since when (monotonic) every batch has failed; None while they succeed."""
+        self._failed_batches = 0
         self._pending: list[_Pending] = []
         self._wakeup: asyncio.Future[None] | None = None
         self._closing = False
@@ -106,6 +126,11 @@ class TableLog:
         """Transactions written (a batch is one)."""
         self.writes = 0
         """Steps written (``append`` calls that were committed)."""
+
+    @property
+    def queued(self) -> int:
+        """Steps waiting for the next batch."""
+        return len(self._pending)
 
     async def create(self, table_id: str, options: dict[str, Any], fence: int = 0) -> None:
         """Open the log of a new table."""
@@ -181,7 +206,7 @@ class TableLog:
 
     async def close(self) -> None:
         """Write what is queued, then stop the writer."""
-        log.info("table log: %d steps written in %d transactions", self.writes, self.commits)
+        log.info("table log: closing", extra={"steps": self.writes, "transactions": self.commits})
         self._closing = True
         waiter = self._wakeup
         if waiter is not None and not waiter.done():
@@ -205,14 +230,16 @@ class TableLog:
             # step costs more CPU than the wait costs latency (docs/BENCHMARKS.md, Server).
             await asyncio.sleep(self.linger)
             batch, self._pending = self._pending, []
+            started = time.perf_counter()
             try:
                 results = await self._write(batch)
             except Exception as error:
-                log.exception("table log: a batch of %d writes failed", len(batch))
+                self._failed(len(batch), error)
                 for _, future in batch:
                     if not future.done():
                         future.set_exception(error)
                 continue
+            self._succeeded(len(batch), time.perf_counter() - started)
             for (_, future), result in zip(batch, results, strict=True):
                 if future.done():
                     continue
@@ -221,13 +248,33 @@ class TableLog:
                 else:
                     future.set_result(result)
 
+    def _failed(self, steps: int, error: Exception) -> None:
+        if self.watcher is not None:
+            self.watcher.batch_failed(steps)
+        if self.failing_since is None:
+            self.failing_since = time.monotonic()
+            self._failed_batches = 1
+            log.error("table log: a batch failed; its tables reload and retry", exc_info=error, extra={"steps": steps})
+        else:
+            self._failed_batches += 1
+
+    def _succeeded(self, steps: int, seconds: float) -> None:
+        if self.watcher is not None:
+            self.watcher.batch_committed(steps, seconds)
+        if self.failing_since is not None:
+            failed_for = round(time.monotonic() - self.failing_since, 3)
+            fields = {"failed_seconds": failed_for, "failed_batches": self._failed_batches}
+            log.warning("table log: writes succeed again", extra=fields)
+            self.failing_since = None
+
     async def _write(self, batch: list[_Pending]) -> list[Settled | Fenced | None]:
         slow = asyncio.get_running_loop().call_later(
             SLOW_WRITE_SECONDS,
-            log.warning,
-            "table log: a write of %d step(s) has waited %.1f s for the database",
-            len(batch),
-            SLOW_WRITE_SECONDS,
+            functools.partial(
+                log.warning,
+                "table log: a write has waited long for the database",
+                extra={"steps": len(batch), "seconds": SLOW_WRITE_SECONDS},
+            ),
         )
         writes = [write for write, _ in batch]
         try:
