@@ -92,6 +92,9 @@ class ConsoleApi:
         asked = await parsed(request, CloseTableRequest.from_json)
         if table_id not in await opened_at(self.db):
             raise HttpError(404, "not_found", f"no open table {table_id[:40]!r}")
+        if (await reaching(self.bus.cluster.owners([table_id]))).get(table_id) is None:
+            text = f"table {table_id} is moving to another node; try again in a moment"
+            raise HttpError(409, "table_moving", text)
         summary = self.feed.summaries.get(table_id) or {}
         details: dict[str, Any] = {"state": summary.get("state"), "hands_played": summary.get("hands_played")}
         details["seated"] = [seat["account"]["id"] for seat in summary.get("seats", []) if seat.get("account")]

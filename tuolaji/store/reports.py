@@ -13,6 +13,7 @@ from typing import Any, Final
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from tuolaji.store.audit import Actor, note_action
@@ -32,7 +33,7 @@ class ReportError(ValueError):
         self.code, self.status, self.retry = code, status, retry
 
 
-async def _players(session: Any, hand_id: int) -> set[int] | None:
+async def _players(session: AsyncSession, hand_id: int) -> set[int] | None:
     """The accounts seated in hand ``hand_id`` (None: no such hand)."""
     if await session.get(Hand, hand_id) is None:
         return None

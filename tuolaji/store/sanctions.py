@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from tuolaji.store.audit import Actor, note_action
 from tuolaji.store.db import Database
@@ -127,7 +128,7 @@ async def lift(
     return ended
 
 
-async def _end(session: Any, account_id: int, kind: str, now: datetime, actor_id: int | None) -> int:
+async def _end(session: AsyncSession, account_id: int, kind: str, now: datetime, actor_id: int | None) -> int:
     result = await session.execute(
         update(Sanction)
         .where(Sanction.account_id == account_id, Sanction.kind == kind, _in_force(now))
