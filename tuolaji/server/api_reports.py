@@ -59,5 +59,5 @@ class ReportsApi:
             closed = await close(self.db, staff.actor, report_id, asked.outcome, asked.note)
         except ReportError as error:
             raise refused(error) from None
-        staff.did("close_report", account=closed["reported"]["id"])
+        staff.did("close_report", target=f"report {report_id}")
         return JSONResponse({"report": closed})
