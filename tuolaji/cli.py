@@ -17,7 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("tuolaji.server.serve", "run the game server (HTTP + WebSocket, SQLite by default)"),
     "replay": ("tuolaji.server.hand_history", "print a stored hand trick by trick"),
     "arena": ("tuolaji.bots.arena", "duplicate matches between two bots"),
-    "admin": ("tuolaji.server.admin_cli", "an operator's commands on the database (audit)"),
+    "admin": ("tuolaji.server.admin_cli", "an operator's commands on the database (audit, grant, revoke)"),
 }
 
 

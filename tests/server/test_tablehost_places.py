@@ -52,6 +52,10 @@ class Owner:
     def table_lost(self, table_id: str) -> None:
         """Nothing to forget here."""
 
+    def hand_off(self, host: TableHost) -> bool:
+        """This node does not drain."""
+        return False
+
 
 async def answers(bus: RecordingBus, client: str) -> list[tuple[str, PlaceChange | None]]:
     """What ``client`` got up to its answer (``ack`` or ``error``): each message's type and place change."""

@@ -144,6 +144,14 @@ SERVER_REFUSALS: list[tuple[dict[str, Any], Words]] = [
     ({"code": "lobby_full", "params": {"limit": 10}}, ["10"]),
     ({"code": "rate_limited", "params": {"reason": "joins", "seconds": 42}}, ["42"]),
     ({"code": "escape_cooldown", "params": {"seconds": 61, "rule": "R43"}}, ["61"]),
+    (
+        {"code": "banned", "params": {"reason": "cheating", "until": "2026-12-07T10:00:00+00:00"}},
+        [{"zh-Hans": "作弊", "zh-Hant": "作弊", "en": "cheating"}, "2026"],
+    ),
+    (
+        {"code": "muted", "params": {"reason": "abuse", "until": None}},
+        [{"zh-Hans": "永久", "zh-Hant": "永久", "en": "for good"}],
+    ),
 ]
 
 

@@ -217,6 +217,14 @@ class Resume:
 
 
 @dataclass(frozen=True)
+class CloseTable:
+    """A moderator closes the table (docs/PROTOCOL.md §4): a hand under way is dissolved without a
+    settlement or an escape, and everyone at the table is told ``reason`` (a code the client words)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
 class Refresh:
     """The seated players' titles changed (e.g. reloaded after a restore)."""
 
@@ -247,4 +255,5 @@ Command = (
     | MakePrivate
     | MakePublic
     | Say
+    | CloseTable
 )

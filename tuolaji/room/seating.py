@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Callable
+from typing import Any
 
 from tuolaji.game.actions import Escape
 from tuolaji.room.commands import Player
@@ -142,8 +143,8 @@ class Seating:
         self.end_match()
         self._outbox.changed()
 
-    def free_seat(self, index: int, reason: str) -> None:
-        """Free seat ``index`` (if taken); its person hears ``left`` with ``reason``."""
+    def free_seat(self, index: int, reason: str, why: str | None = None) -> None:
+        """Free seat ``index`` (if taken); its person hears ``left`` with ``reason`` (and ``why``)."""
         data = self._data
         seat = data.seats[index]
         player, client = seat.player, seat.client
@@ -153,7 +154,7 @@ class Seating:
         if player is not None:
             self._outbox.add(Seated(player.id, None))
         if client is not None:
-            self._outbox.send(client, "left", {"table_id": data.id, "reason": reason})
+            self._outbox.send(client, "left", self._left(reason, why))
 
     def end_match(self) -> None:
         """The match ends (R3, R47): the table waits for four seats and four starts again."""
@@ -163,17 +164,30 @@ class Seating:
         self._journal.record(MatchEnded())
         data.deadline = None
 
-    def close(self, reason: str) -> None:
-        """The table closes: every seat is freed and every spectator told."""
+    def close(self, reason: str, why: str | None = None) -> None:
+        """The table closes: every seat is freed and every spectator told (``left`` with ``closed``, or
+        with ``moderator`` and the moderator's reason code ``why``)."""
         data = self._data
         self._journal.record(TableClosed(reason))
         data.deadline = None
+        told = "closed" if why is None else "moderator"
         for seat in data.seats:
-            self.free_seat(seat.index, "closed")
+            self.free_seat(seat.index, told, why)
         for client in sorted(data.watchers):
-            self._outbox.send(client, "left", {"table_id": data.id, "reason": "closed"})
+            self._outbox.send(client, "left", self._left(told, why))
         data.watchers.clear()
         self._outbox.add(Closed(reason))
+
+    def _left(self, reason: str, why: str | None) -> dict[str, Any]:
+        body: dict[str, Any] = {"table_id": self._data.id, "reason": reason}
+        if why is not None:
+            body["why"] = why
+        return body
+
+    def close_by_moderator(self, why: str) -> None:
+        """A moderator closes the table: the hand under way (if any) is dropped unsettled — no record,
+        no escape, no balance moves — and everyone hears ``left`` with ``moderator`` and ``why``."""
+        self.close("moderator", why)
 
     def make_private(self, code: str, creator: int) -> None:
         """The new table is private, entered with ``code`` (or by ``creator``)."""

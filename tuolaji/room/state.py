@@ -173,6 +173,10 @@ class TableData:
         round_ = self.round
         return round_ is not None and round_.phase is not Phase.FINISHED
 
+    def in_hand(self) -> bool:
+        """Whether a hand is being played or settled (a drain hands the table over only outside one)."""
+        return self.hand_running() or self.state is TableState.SETTLING
+
     def players(self) -> dict[int, Player]:
         """The seated people, by seat."""
         return {seat.index: seat.player for seat in self.seats if seat.player is not None}

@@ -39,6 +39,7 @@ from tuolaji.room.commands import (
     Attach,
     BotAnswer,
     ClockFired,
+    CloseTable,
     Command,
     Detach,
     HandSettled,
@@ -209,6 +210,8 @@ class Table(TableData):
                 self._finisher.settled(command)
             case Say(client, phrase):
                 self._talk.say(client, phrase)
+            case CloseTable(reason):
+                seating.close_by_moderator(reason)
 
     @classmethod
     def restore(

@@ -13,7 +13,6 @@ import secrets
 import time
 
 from tuolaji.game.options import OptionError, TableOptions
-from tuolaji.room.commands import Join, MakePrivate, PlayNow
 from tuolaji.server.bus import BusDown
 from tuolaji.server.connection import Connection
 from tuolaji.server.courier import Courier
@@ -23,6 +22,7 @@ from tuolaji.server.limits import JOIN_BURST, JOINS_PER_MINUTE, KeyedLimiter, Ta
 from tuolaji.server.placement import Placement
 from tuolaji.server.tablehost import player_of
 from tuolaji.wire.inbound import ClientMessage, NewTable, TakeSeat
+from tuolaji.wire.nodes import TableOpening
 
 INVITE_BYTES = 12
 """Random bytes of a private table's invite code (``secrets.token_urlsafe``: 16 characters, 96 bits)."""
@@ -125,8 +125,8 @@ class Admission:
         return table_id
 
     async def create(self, conn: Connection, msg: ClientMessage, request: NewTable) -> None:
-        """``create_table`` or ``play_now`` (``msg``, asking ``request``): a new table here, its creator
-        seated (and three bots)."""
+        """``create_table`` or ``play_now`` (``msg``, asking ``request``): a new table here (or on
+        another node while this one drains), its creator seated (and three bots)."""
         account = conn.account
         assert account is not None
         if self.placement.busy(conn.id):
@@ -138,25 +138,21 @@ class Admission:
         if options is None:
             return
         table_id = "t" + secrets.token_hex(5)
+        player = player_of(account)
+        invite = secrets.token_urlsafe(INVITE_BYTES) if request.private else None
+        opening = TableOpening(table_id, options.to_json(), conn.id, player, request.seat, request.bot, invite, msg.id)
         try:
             current = await self.bus.claim_seat(account.id, table_id)
             if current is not None:
                 self._already_seated(conn, msg, current.table_id)
                 return
-            host = await self.hosting.new_host(table_id, options)
+            self.placement.ask(conn.id, table_id)
+            await self.hosting.openings.open(opening)
         except BusDown:
+            self.placement.cancel(conn.id)
             self.bus.seat_changed(account.id, table_id, None)
             text = "new tables are refused while the card room's coordinator (Redis) is unreachable"
             self._unavailable(conn, msg, text)
-            return
-        self.placement.ask(conn.id, host.id)
-        player = player_of(account)
-        if request.private:
-            host.post(MakePrivate(secrets.token_urlsafe(INVITE_BYTES), account.id))
-        if request.bot is not None:
-            host.post(PlayNow(conn.id, player, request.bot, msg.id))
-        else:
-            host.post(Join(conn.id, player, request.seat, msg.id))
 
     def _may_open(self, conn: Connection, msg: ClientMessage) -> bool:
         """Whether ``conn``'s address may open another table now (``table_limiter``); else it is told why."""

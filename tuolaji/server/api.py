@@ -1,7 +1,7 @@
 """HTTP/JSON endpoints: accounts and sessions, options, tables, account histories, profiles and hand
-records, leaderboards.
+records, leaderboards, players' reports, and the moderators' console.
 
-See docs/PROTOCOL.md §1. Errors are ``{"error": {"code", "message"}}`` with a 4xx status. The routes
+See docs/PROTOCOL.md §1 and §4. Errors are ``{"error": {"code", "message"}}`` with a 4xx status. The routes
 exist before the server has started (:func:`routes`); until an :class:`Api` runs they answer 503
 ``starting``.
 """
@@ -17,25 +17,36 @@ from starlette.routing import Route
 from tuolaji.bots import BOT_NAMES
 from tuolaji.game.options import ILLEGAL_FOLLOW_MODES, PRESET_NAMES, TableOptions
 from tuolaji.server.api_accounts import AccountsApi
+from tuolaji.server.api_console import ConsoleApi
+from tuolaji.server.api_console_accounts import ConsoleAccountsApi
 from tuolaji.server.api_records import RecordsApi
-from tuolaji.server.feed import LobbyFeed
+from tuolaji.server.api_reports import ReportsApi
 from tuolaji.server.http_io import Handler, error_response, guarded
+from tuolaji.server.lobby import Lobby
 from tuolaji.server.services import Services
+from tuolaji.server.staff import StaffGate
 from tuolaji.wire.outbound import PROTOCOL_VERSION
 
 
 class Api:
-    """The HTTP endpoints of a running node: its ``services`` and the lobby's ``feed`` (the open tables)."""
+    """The HTTP endpoints of a running node: its ``services`` and its ``lobby`` (the open tables, whether
+    it drains)."""
 
-    def __init__(self, services: Services, feed: LobbyFeed) -> None:
+    def __init__(self, services: Services, lobby: Lobby) -> None:
         self.services = services
-        self.feed = feed
+        self.lobby = lobby
+        self.feed = lobby.feed
         self.sessions = AccountsApi(services)
         self.records = RecordsApi(services, self.sessions)
+        gate = StaffGate(self.sessions)
+        self.console = ConsoleApi(services, lobby.feed, gate)
+        self.console_accounts = ConsoleAccountsApi(services, gate)
+        self.reports = ReportsApi(services, self.sessions, gate)
 
     def handlers(self) -> dict[str, Handler]:
         """Every endpoint's handler by its route name (:data:`ROUTES`)."""
         sessions, records = self.sessions, self.records
+        console, accounts, reports = self.console, self.console_accounts, self.reports
         return {
             "health": self.health,
             "options": self.options,
@@ -50,15 +61,35 @@ class Api:
             "leaderboard": records.leaderboard,
             "hand": records.hand,
             "tables": self.tables,
+            "report": reports.report,
+            "console_tables": console.tables,
+            "console_close_table": console.close_table,
+            "console_nodes": console.nodes,
+            "console_drain": console.drain,
+            "console_notice": console.notice,
+            "console_hand": console.hand,
+            "console_audit": console.audit,
+            "console_search": accounts.search,
+            "console_account": accounts.account,
+            "console_ban": accounts.ban,
+            "console_unban": accounts.unban,
+            "console_mute": accounts.mute,
+            "console_unmute": accounts.unmute,
+            "console_correct": accounts.correct,
+            "console_reports": reports.reports,
+            "console_close_report": reports.close_report,
         }
 
     async def health(self, request: Request) -> Response:
         """``GET /api/health``: 200 when this node can serve the whole card room; 503 while it cannot
-        reach the other nodes (Redis down: its own tables go on, new tables are refused)."""
+        reach the other nodes (Redis down: its own tables go on, new tables are refused) or while it
+        drains (``draining``: a load balancer sends it no new clients; its tables move to other nodes)."""
         bus = self.services.bus
         status = bus.status()
-        body = {"ok": bool(status["up"]), "protocol": PROTOCOL_VERSION, "node": bus.node_id, **status}
-        return JSONResponse(body, status_code=200 if status["up"] else 503)
+        draining = self.lobby.hosting.drain.on
+        ok = bool(status["up"]) and not draining
+        body = {"ok": ok, "protocol": PROTOCOL_VERSION, "node": bus.node_id, **status, "draining": draining}
+        return JSONResponse(body, status_code=200 if ok else 503)
 
     async def options(self, request: Request) -> Response:
         """``GET /api/options``: default table options, presets, modes and bots."""
@@ -90,6 +121,23 @@ ROUTES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("/api/leaderboard", "leaderboard", ("GET",)),
     ("/api/hands/{id:str}", "hand", ("GET",)),
     ("/api/tables", "tables", ("GET",)),
+    ("/api/reports", "report", ("POST",)),
+    ("/api/console/tables", "console_tables", ("GET",)),
+    ("/api/console/tables/{id:str}/close", "console_close_table", ("POST",)),
+    ("/api/console/nodes", "console_nodes", ("GET",)),
+    ("/api/console/nodes/{node:str}/drain", "console_drain", ("POST",)),
+    ("/api/console/notice", "console_notice", ("POST",)),
+    ("/api/console/hands/{id:str}", "console_hand", ("GET",)),
+    ("/api/console/audit", "console_audit", ("GET",)),
+    ("/api/console/accounts", "console_search", ("GET",)),
+    ("/api/console/accounts/{id:str}", "console_account", ("GET",)),
+    ("/api/console/accounts/{id:str}/ban", "console_ban", ("POST",)),
+    ("/api/console/accounts/{id:str}/unban", "console_unban", ("POST",)),
+    ("/api/console/accounts/{id:str}/mute", "console_mute", ("POST",)),
+    ("/api/console/accounts/{id:str}/unmute", "console_unmute", ("POST",)),
+    ("/api/console/accounts/{id:str}/correct", "console_correct", ("POST",)),
+    ("/api/console/reports", "console_reports", ("GET",)),
+    ("/api/console/reports/{id:str}/close", "console_close_report", ("POST",)),
 )
 """Every endpoint: path, route name (:meth:`Api.handlers`), methods."""
 

@@ -3,7 +3,8 @@
 Per client address (the peer, or ``X-Forwarded-For`` from a trusted proxy only): account requests
 (``account_limiter``) and guest creation (``guest_limiter``, per hour). Per nickname: failed log-ins
 back off (``login_backoff``), each attempt reserved before its password is checked. A log-out
-closes, on every node, the sockets opened with its token.
+closes, on every node, the sockets opened with its token. A banned account's log-in, its tokens and
+the guests its browser would make are refused (403 ``banned``, why and until when).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from tuolaji.server.http_io import HttpError, bearer_token, client_address, json
 from tuolaji.server.limits import KeyedLimiter, LoginBackoff
 from tuolaji.server.services import Services
 from tuolaji.store.accounts import AccountData, BadCredentials, BadNickname, BadPassword, login_key, session_id
+from tuolaji.store.roles import role_of
 
 
 class AccountsApi:
@@ -42,10 +44,12 @@ class AccountsApi:
             raise too_many("rate_limited", f"too many account requests from {address}", wait)
 
     async def bearer(self, request: Request) -> AccountData:
-        """The account of the request's bearer token; 401 without a valid one."""
+        """The account of the request's bearer token; 401 without a valid one, 403 ``banned`` when a
+        ban is in force on it."""
         account = await self.accounts.by_token(bearer_token(request))
         if account is None:
             raise HttpError(401, "auth_required", "unknown or logged-out token")
+        await self.accounts.check_not_banned(account.id)
         return account
 
     @staticmethod
@@ -56,6 +60,11 @@ class AccountsApi:
         """``POST /api/guest``: a new guest account and its token (a few per address per hour)."""
         self._limit(request)
         await json_body(request)
+        if "authorization" in request.headers:
+            # A browser that holds a banned account's token makes no guest to play on with.
+            holder = await self.accounts.by_token(bearer_token(request))
+            if holder is not None:
+                await self.accounts.check_not_banned(holder.id)
         address = client_address(request)
         wait = self.guest_limiter.check(address, time.monotonic())
         if wait is not None:
@@ -108,14 +117,17 @@ class AccountsApi:
         return self._session(token, account, 200)
 
     async def logout(self, request: Request) -> Response:
-        """``POST /api/logout``: forget the bearer token (and close the sockets opened with it)."""
-        await self.bearer(request)
+        """``POST /api/logout``: forget the bearer token (and close the sockets opened with it; a
+        banned account may log out too)."""
         token = bearer_token(request)
+        if await self.accounts.by_token(token) is None:
+            raise HttpError(401, "auth_required", "unknown or logged-out token")
         account_id = await self.accounts.logout(token)
         if account_id is not None:
             self.bus.logout(account_id, session_id(token))
         return JSONResponse({"ok": True})
 
     async def me(self, request: Request) -> Response:
-        """``GET /api/me``: the bearer token's account."""
-        return JSONResponse({"account": (await self.bearer(request)).to_json()})
+        """``GET /api/me``: the bearer token's account and its role in the moderators' console (null: a player)."""
+        account = await self.bearer(request)
+        return JSONResponse({"account": account.to_json(), "role": await role_of(self.accounts.db, account.id)})

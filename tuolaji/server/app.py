@@ -84,7 +84,7 @@ class App:
             try:
                 await services.accounts.purge_sessions()
                 await lobby.start()
-                self.lobby, self._handlers = lobby, Api(services, lobby.feed).handlers()
+                self.lobby, self._handlers = lobby, Api(services, lobby).handlers()
                 yield
             finally:
                 self.lobby, self._handlers = None, None

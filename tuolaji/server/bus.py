@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from tuolaji.server.limits import EscapeCooldown
-from tuolaji.wire.nodes import Delivery, Envelope, SeatRef, Summary
+from tuolaji.wire.nodes import Delivery, Envelope, SeatRef, Summary, TableOpening
+from tuolaji.wire.orders import NodeStatus, Order
 
 
 class HostedTables(Protocol):
@@ -45,6 +46,12 @@ class HostedTables(Protocol):
     def nodes_gone(self, nodes: set[str]) -> None:
         """Those nodes died: their clients at the tables run here are disconnected (R46)."""
 
+    def open_for(self, opening: TableOpening) -> None:
+        """A draining node asks this one to open a new table for its client."""
+
+    def drain_tick(self) -> None:
+        """A while passed: a draining node hands over the tables it may give up now."""
+
 
 class LocalClients(Protocol):
     """What a bus tells this node's clients (the lobby's connected clients)."""
@@ -57,6 +64,16 @@ class LocalClients(Protocol):
 
     def on_logout(self, account_id: int, session: str) -> None:
         """``account_id`` logged out of ``session``: close this node's connections of that session."""
+
+    def connection_of(self, account_id: int) -> str | None:
+        """The client id of the account's connection on this node, if it has one."""
+
+
+class Orders(Protocol):
+    """What a bus hands the console's orders to (the lobby's moderation part)."""
+
+    def on_order(self, order: Order) -> None:
+        """An order of the moderators' console, for every node."""
 
 
 class TableMoves(Protocol):
@@ -95,10 +112,45 @@ class Node:
     clients: LocalClients
     feed: LobbyList
     moves: TableMoves
+    orders: Orders
 
 
 class BusDown(Exception):
     """The bus cannot reach the other nodes now (Redis is down)."""
+
+
+class Cluster(ABC):
+    """The card room across its nodes, as the moderators' console and a draining node need it: orders
+    to every node, which nodes live and drain, who runs which table, where an account is connected."""
+
+    @abstractmethod
+    async def broadcast(self, order: Order) -> None:
+        """Hand ``order`` to every node (this one included). Raises :class:`BusDown`."""
+
+    @abstractmethod
+    def set_draining(self, on: bool) -> None:
+        """This node drains (it takes no tables over, and says so in its heartbeat), or no longer."""
+
+    @abstractmethod
+    def adopter(self) -> str | None:
+        """Another live node that does not drain, to take this node's tables and new tables (the one
+        running fewest), or None."""
+
+    @abstractmethod
+    def open_elsewhere(self, node: str, opening: TableOpening) -> None:
+        """Ask ``node`` to open a new table for a client of this one."""
+
+    @abstractmethod
+    async def nodes(self) -> list[NodeStatus]:
+        """Every live node with its status. Raises :class:`BusDown`."""
+
+    @abstractmethod
+    async def owners(self, table_ids: Sequence[str]) -> dict[str, str | None]:
+        """The node running each of ``table_ids`` (None: nobody, it is moving). Raises :class:`BusDown`."""
+
+    @abstractmethod
+    async def connection_of(self, account_id: int) -> str | None:
+        """The client id of the account's live connection, on any node. Raises :class:`BusDown`."""
 
 
 class Bus(ABC):
@@ -107,6 +159,8 @@ class Bus(ABC):
     node_id: str
     fenced: bool
     """Whether table log writes carry a fencing token (tables may move between nodes)."""
+    cluster: Cluster
+    """The card room across its nodes (the console's orders, draining)."""
 
     @abstractmethod
     async def start(self, node: Node) -> None:
@@ -180,7 +234,7 @@ class Bus(ABC):
 
     @abstractmethod
     def table_gone(self, table_id: str) -> None:
-        """This node no longer runs ``table_id`` (closed, or lost)."""
+        """This node no longer runs ``table_id`` (closed, lost, or handed over by a drain)."""
 
 
 def node_of(client: str) -> str:
@@ -198,6 +252,7 @@ class LocalBus(Bus):
         self._node: Node | None = None
         self._seats: dict[int, SeatRef] = {}
         self._cooldown = cooldown or EscapeCooldown()
+        self.cluster = LocalCluster(self)
 
     @property
     def node(self) -> Node:
@@ -265,3 +320,33 @@ class LocalBus(Bus):
 
     def table_gone(self, table_id: str) -> None:
         return None
+
+
+class LocalCluster(Cluster):
+    """One node's card room: itself alone."""
+
+    def __init__(self, bus: LocalBus) -> None:
+        self.bus = bus
+        self.draining = False
+
+    async def broadcast(self, order: Order) -> None:
+        self.bus.node.orders.on_order(order)
+
+    def set_draining(self, on: bool) -> None:
+        self.draining = on
+
+    def adopter(self) -> str | None:
+        return None  # there is no other node
+
+    def open_elsewhere(self, node: str, opening: TableOpening) -> None:
+        raise AssertionError(f"one node has no other node {node!r} to open a table on")
+
+    async def nodes(self) -> list[NodeStatus]:
+        return [NodeStatus(self.bus.node_id, self.draining, len(self.bus.node.tables.owned()))]
+
+    async def owners(self, table_ids: Sequence[str]) -> dict[str, str | None]:
+        here = self.bus.node.tables.owned()
+        return {table_id: self.bus.node_id if table_id in here else None for table_id in table_ids}
+
+    async def connection_of(self, account_id: int) -> str | None:
+        return self.bus.node.clients.connection_of(account_id)

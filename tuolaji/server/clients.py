@@ -1,5 +1,6 @@
 """This node's connected clients: the registry (by client id, by account, per address), ``hello``
-and the session it may replace, logging out, and what the bus delivers to them.
+and the session it may replace (a banned account's refused), logging out, bans and mutes as they
+come, the notice to everyone, and what the bus delivers to them.
 
 A client's place (``tuolaji.server.placement``) changes here only with the place change a delivery
 carries, as the message reaches the client's outbox.
@@ -17,12 +18,16 @@ from sqlalchemy import select
 
 from tuolaji.server import logs
 from tuolaji.server.bus import BusDown, node_of
-from tuolaji.server.connection import CLOSE_LOGGED_OUT, CLOSE_REPLACED, Connection
+from tuolaji.server.connection import CLOSE_BANNED, CLOSE_LOGGED_OUT, CLOSE_REPLACED, Connection
 from tuolaji.server.placement import Placement
 from tuolaji.server.services import Services
 from tuolaji.store.accounts import session_id
 from tuolaji.store.models import SessionToken
+from tuolaji.store.roles import role_of
+from tuolaji.store.sanctions import standing
+from tuolaji.wire.moderation import refusal
 from tuolaji.wire.nodes import Delivery, SeatRef
+from tuolaji.wire.orders import NoticeSent, Sanctioned
 from tuolaji.wire.outbound import PROTOCOL_VERSION, dumps, error_message, message
 
 log = logging.getLogger(__name__)
@@ -40,6 +45,8 @@ class Clients:
         """account id → its live connection on this node."""
         self.addresses: collections.Counter[str] = collections.Counter()
         """client address → its open connections here."""
+        self.notice: NoticeSent | None = None
+        """The last notice to everyone (a client that says hello while it lasts gets it too)."""
         self._ids = itertools.count(1)
 
     def new_id(self) -> str:
@@ -78,6 +85,11 @@ class Clients:
         if account is None:
             conn.error("bad_token", "hello: unknown or logged-out token", ref)
             return None
+        held = await standing(self.services.db, account.id)
+        if held.ban is not None:
+            self._shut_out(conn, held.ban.reason, held.ban.until_ms, ref)
+            return None
+        conn.muted = (held.mute.reason, held.mute.until_ms) if held.mute is not None else None
         conn.account, conn.token = account, token
         logs.bind(account=account.id)  # the connection's reader: its lines name the account from now on
         conn.session_ends = await self._session_ends(token)
@@ -90,11 +102,61 @@ class Clients:
                 account=account.to_json(),
                 table=place.table_id if place is not None else None,
                 seat=place.seat if place is not None else None,
+                role=await role_of(self.services.db, account.id),
             )
         )
         if ref is not None:
             conn.send(message("ack", ref=ref))
+        self._tell_notice(conn)
         return place
+
+    @staticmethod
+    def _shut_out(conn: Connection, reason: str, until_ms: int | None, ref: str | int | None = None) -> None:
+        """Tell ``conn`` its account is banned (why, until when) and close it."""
+        text, params = refusal("ban", reason, until_ms)
+        conn.error("banned", text, ref, params=params)
+        conn.close(CLOSE_BANNED, "banned")
+
+    def on_sanctioned(self, order: Sanctioned) -> None:
+        """An account was banned (its connection here is closed at once, saying why and until when),
+        muted, or that was lifted."""
+        conn = self.by_account.get(order.account_id)
+        if conn is None:
+            return
+        if order.kind == "ban" and order.active:
+            self._shut_out(conn, order.reason or "other", order.until_ms)
+        elif order.kind == "mute":
+            conn.muted = (order.reason or "other", order.until_ms) if order.active else None
+
+    def muted(self, conn: Connection, ref: str | int | None) -> bool:
+        """Whether ``conn``'s phrases are muted now; if so it is told why and until when."""
+        if conn.muted is None:
+            return False
+        reason, until_ms = conn.muted
+        if until_ms is not None and until_ms <= time.time() * 1000:
+            conn.muted = None
+            return False
+        text, params = refusal("mute", reason, until_ms)
+        conn.error("muted", f"phrase: {text}", ref, params=params)
+        return True
+
+    def announce(self, notice: NoticeSent) -> None:
+        """A notice for everyone: every connection here gets it, and those that come while it lasts."""
+        self.notice = notice
+        for conn in list(self.by_id.values()):
+            if conn.account is not None:
+                self._tell_notice(conn)
+
+    def _tell_notice(self, conn: Connection) -> None:
+        notice = self.notice
+        now_ms = round(time.time() * 1000)
+        if notice is not None and notice.ends_ms > now_ms:
+            conn.send(message("notice") | notice.to_message(now_ms))  # its own field "kind" is not the type
+
+    def connection_of(self, account_id: int) -> str | None:
+        """The client id of the account's connection here, if any."""
+        conn = self.by_account.get(account_id)
+        return conn.id if conn is not None else None
 
     async def _session_ends(self, token: str) -> float:
         """When ``token``'s session expires (``time.time()`` seconds; now if it is gone already)."""

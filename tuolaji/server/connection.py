@@ -46,6 +46,8 @@ CLOSE_TOO_MANY = 4029
 """Too many connections from one client address."""
 CLOSE_LOGGED_OUT = 4004
 """The connection's token was logged out, or its session expired."""
+CLOSE_BANNED = 4005
+"""The account is banned (after an ``error`` ``banned`` with the reason and the end)."""
 CLOSE_GOING = 1001
 CLOSE_INTERNAL = 1011
 """Internal error (RFC 6455): the server could not send a message."""
@@ -70,6 +72,8 @@ class Connection:
         self.token: str | None = None
         self.session_ends = math.inf
         """When the session of ``token`` expires (``time.time()`` seconds; checked on every command)."""
+        self.muted: tuple[str, int | None] | None = None
+        """The account's phrases are muted: the reason and the end (epoch ms; None: for good)."""
         self.address = ""
         """The client address it came from (``X-Forwarded-For`` only from a trusted proxy)."""
         self.limiter = RateLimiter(rate, burst)

@@ -1,6 +1,7 @@
-"""The tables this node runs: a :class:`~tuolaji.server.tablehost.TableHost` each, made new, restored
-from their logs at start-up, taken over from a node that died (``adopt``), given up when another node
-takes them (``lost``), and stopped all together at shutdown.
+"""The tables this node runs: a :class:`~tuolaji.server.tablehost.TableHost` each, made new (here, or
+on another node while this one drains), restored from their logs at start-up, taken over from a node
+that died (``adopt``), given up when another node takes them (``lost``) or handed over by a drain
+(:class:`~tuolaji.server.draining.Draining`), closed by a moderator, and stopped all together at shutdown.
 
 This is the one part of the lobby that makes :class:`~tuolaji.room.table.Table` objects. It answers
 the bus about them (:class:`~tuolaji.server.bus.HostedTables`) and tells the bus itself when a
@@ -16,16 +17,18 @@ from collections.abc import Coroutine, Iterator, Sequence
 from typing import Any
 
 from tuolaji.game.options import TableOptions
-from tuolaji.room.commands import Attach, Command, Detach, Watch
+from tuolaji.room.commands import Attach, CloseTable, Command, Detach, Watch
 from tuolaji.room.table import Table, TableConfig
 from tuolaji.server.autoplay import make_autoplayer
 from tuolaji.server.bus import OwnedTable, node_of
+from tuolaji.server.draining import Draining
+from tuolaji.server.openings import Openings
 from tuolaji.server.services import Services
 from tuolaji.server.tablehost import TableHost
 from tuolaji.server.thinking import SLOW_BOTS
 from tuolaji.store.tablelog import OpenTable
 from tuolaji.wire.inbound import ProtocolError, parse_client_message, table_command
-from tuolaji.wire.nodes import Delivery, Envelope, TurnedAway
+from tuolaji.wire.nodes import Delivery, Envelope, TableOpening, TurnedAway
 from tuolaji.wire.outbound import dumps, protocol_error_message
 
 log = logging.getLogger(__name__)
@@ -55,6 +58,10 @@ class Hosting:
         """The tables this node runs."""
         self.stopping = False
         """The node is shutting down: no table is taken on, no client command accepted."""
+        self.drain = Draining(self.hosts, self.bus)
+        """Whether this node drains, and its tables' way to other nodes."""
+        self.openings = Openings(self, self.drain)
+        """New tables, here or (while this node drains) on another node."""
         self._seeds = match_seeds(config.seed)
         self._background: set[asyncio.Task[Any]] = set()
 
@@ -85,6 +92,25 @@ class Hosting:
         table = Table(table_id, options, self.table_config, make_autoplayer, self.match_seed)
         self.services.metrics.tables_opened.inc()
         return self._host(table, 1, fence)
+
+    def open_for(self, opening: TableOpening) -> None:
+        """A draining node asks this one to open a table for its client (``Openings.open_for``)."""
+        self.openings.open_for(opening)
+
+    def close_table(self, table_id: str, reason: str) -> bool:
+        """A moderator closes ``table_id`` if it runs here (the hand dissolved unsettled); whether it does."""
+        host = self.running(table_id)
+        if host is not None:
+            host.post(CloseTable(reason))
+        return host is not None
+
+    def hand_off(self, host: TableHost) -> bool:
+        """Whether ``host``'s table leaves this node now (it drains and the table is between hands)."""
+        return self.drain.gives_up(host)
+
+    def drain_tick(self) -> None:
+        """A while passed: a draining node hands over the tables it may give up now."""
+        self.drain.tick()
 
     # ------------------------------------------------------------------ restoring, adopting, losing
 
@@ -133,8 +159,8 @@ class Hosting:
     async def adopt(self, table_ids: Sequence[str]) -> set[str]:
         """Take these tables over from their logs (their leases are this node's now): their fencing
         tokens raised and their logs read in three queries, their seated accounts in one, however
-        many; the ids taken (a closed table's is not), none while the node stops."""
-        if self.stopping or not table_ids:
+        many; the ids taken (a closed table's is not), none while the node stops or drains."""
+        if self.stopping or self.drain.on or not table_ids:
             return set()
         hosts: list[TableHost] = []
         for opened in await self.services.table_log.take_many(table_ids):

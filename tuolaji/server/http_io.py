@@ -18,23 +18,34 @@ BODY_SECONDS: Final = 10.0
 """How long a request body may take to arrive (a slow sender holds a connection no longer)."""
 MAX_ID: Final = 2**31 - 1
 """Row ids are 32-bit integers (``Integer`` columns): a larger one names nothing."""
-ERROR_STATUS: Final = {"nickname_taken": 409, "bad_credentials": 401, "busy": 503}
+ERROR_STATUS: Final = {"nickname_taken": 409, "bad_credentials": 401, "busy": 503, "banned": 403}
 """The status of an ``AccountError`` by its code (400 for any other)."""
 
 Handler = Callable[[Request], Awaitable[Response]]
 
 
 class HttpError(Exception):
-    """An HTTP error answer (``headers`` are added to it, e.g. ``Retry-After``)."""
+    """An HTTP error answer (``headers`` are added to it, e.g. ``Retry-After``; ``fields`` to its
+    error object, e.g. a ban's ``reason`` and ``until``)."""
 
-    def __init__(self, status: int, code: str, text: str, headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        text: str,
+        headers: dict[str, str] | None = None,
+        fields: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(text)
-        self.status, self.code, self.text, self.headers = status, code, text, headers
+        self.status, self.code, self.text, self.headers, self.fields = status, code, text, headers, fields
 
 
-def error_response(status: int, code: str, text: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    """``{"error": {"code", "message"}}`` with ``status``."""
-    return JSONResponse({"error": {"code": code, "message": text}}, status_code=status, headers=headers)
+def error_response(
+    status: int, code: str, text: str, headers: dict[str, str] | None = None, fields: dict[str, Any] | None = None
+) -> JSONResponse:
+    """``{"error": {"code", "message", ...fields}}`` with ``status``."""
+    body = {"code": code, "message": text, **(fields or {})}
+    return JSONResponse({"error": body}, status_code=status, headers=headers)
 
 
 def guarded(handler: Handler) -> Handler:
@@ -44,11 +55,11 @@ def guarded(handler: Handler) -> Handler:
         try:
             return await handler(request)
         except HttpError as error:
-            return error_response(error.status, error.code, error.text, error.headers)
+            return error_response(error.status, error.code, error.text, error.headers, error.fields)
         except AccountError as error:
             status = ERROR_STATUS.get(error.code, 400)
             headers = {"Retry-After": "1"} if status == 503 else None
-            return error_response(status, error.code, str(error), headers)
+            return error_response(status, error.code, str(error), headers, error.fields)
 
     return endpoint
 

@@ -8,7 +8,8 @@ actors):
 - :class:`~tuolaji.server.feed.LobbyFeed` — the lobby list and its subscribers;
 - :class:`~tuolaji.server.router.Router` — where a client's message goes (with
   :class:`~tuolaji.server.admission.Admission` for creating, joining and watching, and
-  :class:`~tuolaji.server.courier.Courier` to reach a table here or on another node).
+  :class:`~tuolaji.server.courier.Courier` to reach a table here or on another node);
+- :class:`~tuolaji.server.moderation.Moderation` — what the moderators' console's orders do here.
 
 Connections are this node's; tables may run here or on another node (``tuolaji.server.bus``). The bus
 calls the parts back directly (:class:`~tuolaji.server.bus.Node`).
@@ -24,6 +25,7 @@ from tuolaji.server.connection import CLOSE_RESTART
 from tuolaji.server.courier import Courier
 from tuolaji.server.feed import LobbyFeed
 from tuolaji.server.hosting import Hosting
+from tuolaji.server.moderation import Moderation
 from tuolaji.server.placement import Placement
 from tuolaji.server.router import Router
 from tuolaji.server.services import Services
@@ -40,7 +42,10 @@ class Lobby:
         self.feed = LobbyFeed()
         self.hosting = Hosting(services)
         self.router = Router(self.clients, self.placement, self.feed, self.hosting, Courier(self.hosting))
-        self.node = Node(tables=self.hosting, clients=self.clients, feed=self.feed, moves=self.router)
+        self.moderation = Moderation(self.clients, self.hosting)
+        self.node = Node(
+            tables=self.hosting, clients=self.clients, feed=self.feed, moves=self.router, orders=self.moderation
+        )
         """What the bus calls back."""
 
     @property

@@ -67,7 +67,7 @@ TRIP_KINDS: Final[tuple[TripKind, ...]] = ("call", "write", "renew")
 LossReason = Literal["fenced", "lease"]
 """Why a table left this node for another: its log write was fenced off, or its lease went."""
 LOSS_REASONS: Final[tuple[LossReason, ...]] = ("fenced", "lease")
-CLOSE_CODES: Final = (1000, 1001, 1005, 1006, 1007, 1008, 1009, 1011, 1012, 1013, 4001, 4003, 4004, 4008, 4029)
+CLOSE_CODES: Final = (1000, 1001, 1005, 1006, 1007, 1008, 1009, 1011, 1012, 1013, 4001, 4003, 4004, 4005, 4008, 4029)
 """WebSocket close codes counted by their number; any other is counted as ``other``."""
 
 MOVE_BUCKETS: Final = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)

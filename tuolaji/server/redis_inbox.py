@@ -1,7 +1,7 @@
-"""What a node hears on Redis: its own channel (commands for its tables, messages for its clients),
-the lobby list's changes, tables that moved, log-outs; handed to the node's parts as typed messages
-(``tuolaji.wire.nodes``). It subscribes again whenever Redis comes back, after the node re-asserted
-its keys (``redis_leases``)."""
+"""What a node hears on Redis: its own channel (commands for its tables, messages for its clients,
+tables to open), the lobby list's changes, tables that moved, log-outs, the console's orders; handed
+to the node's parts as typed messages (``tuolaji.wire.nodes``, ``tuolaji.wire.orders``). It
+subscribes again whenever Redis comes back, after the node re-asserted its keys (``redis_leases``)."""
 
 from __future__ import annotations
 
@@ -22,8 +22,10 @@ from tuolaji.wire.nodes import (
     Logout,
     NodeMessage,
     SummaryChange,
+    TableOpening,
     decode_node_message,
 )
+from tuolaji.wire.orders import decode_order
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +50,11 @@ class RedisInbox:
             try:
                 await redis.ping()
                 pubsub = redis.pubsub(ignore_subscribe_messages=True)
-                await pubsub.subscribe(key("n", self._leases.node_id), key("lobby"), key("moved"), key("logout"))
-                await redis.set(key("node", self._leases.node_id), "1", px=self._leases.lease_ms)
+                channels = (key("n", self._leases.node_id), key("lobby"), key("moved"), key("logout"), key("mod"))
+                await pubsub.subscribe(*channels)
+                beat = redis.pipeline(transaction=False)
+                self._leases.beat(beat)
+                await beat.execute()
                 await self._leases.reassert(self._node)
                 restored = self._was_up
                 fields = {"redis": self._link.shown_url, "down_seconds": self._link.came_back()}
@@ -89,6 +94,8 @@ class RedisInbox:
             elif channel == key("logout"):
                 logout = Logout.decode(data)
                 node.clients.on_logout(logout.account_id, logout.session)
+            elif channel == key("mod"):
+                node.orders.on_order(decode_order(data))
             else:
                 self._received(decode_node_message(data))
         except Exception:
@@ -105,3 +112,5 @@ class RedisInbox:
                     node.clients.on_deliver(delivery)
             case CloseClient(client, code, text):
                 node.clients.on_close_client(client, code, text)
+            case TableOpening():
+                node.tables.open_for(item)

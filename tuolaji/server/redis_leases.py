@@ -1,10 +1,13 @@
 """Which node runs which table: leases on tables, the nodes' heartbeats, taking over tables nobody runs.
 
 ``tj:lease:{table}`` names the node that runs the table, with a time to live (``lease_ms``) that its
-node renews every third of it; ``tj:node:{node}`` is a node's heartbeat. A node that finds an open
-table (PostgreSQL's ``live_tables``) without a lease takes it (``SET NX``) and restores it from its
-log (``HostedTables.adopt``); a node whose heartbeat lapsed has its clients disconnected at the tables
-run here (R46).
+node renews every third of it; ``tj:node:{node}`` is a node's heartbeat, its value the node's
+:class:`~tuolaji.wire.orders.NodeStatus` (draining, tables run), and ``tj:nodes`` the set of nodes
+that ever beat (a node whose heartbeat lapsed is dropped from it by whoever reads it). A node that
+finds an open table (PostgreSQL's ``live_tables``) without a lease takes it (``SET NX``) and restores
+it from its log (``HostedTables.adopt``) — unless it drains: then it takes none, and hands its own
+over (``HostedTables.drain_tick``); a node whose heartbeat lapsed has its clients disconnected at the
+tables run here (R46).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from typing import Any
 
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
@@ -20,6 +24,7 @@ from redis.exceptions import RedisError
 from tuolaji.server.bus import Node
 from tuolaji.server.redis_link import UNREACHABLE, RedisLink, key
 from tuolaji.wire.nodes import SeatRef, decode_summary, encode_summary
+from tuolaji.wire.orders import NodeStatus
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +40,34 @@ class Leases:
         self.owned: set[str] = set()
         """The tables whose lease this node holds."""
         self.closing = False
+        self.draining = False
+        """This node drains: it takes no table over and hands its own to other nodes."""
+        self.peers: dict[str, NodeStatus] = {}
+        """The other live nodes as their heartbeats said at the last renewal."""
+
+    def status(self) -> NodeStatus:
+        """This node's heartbeat."""
+        return NodeStatus(self.node_id, self.draining, len(self.owned))
+
+    def beat(self, pipe: Any) -> None:
+        """Add this node's heartbeat to ``pipe``."""
+        pipe.set(key("node", self.node_id), self.status().encode(), px=self.lease_ms)
+        pipe.sadd(key("nodes"), self.node_id)
+
+    def adopter(self) -> str | None:
+        """Another live node that does not drain, running fewest tables (None: there is none)."""
+        open_nodes = [status for status in self.peers.values() if not status.draining]
+        return min(open_nodes, key=lambda status: (status.tables, status.node)).node if open_nodes else None
+
+    async def read_nodes(self) -> dict[str, NodeStatus]:
+        """Every live node's status (this one's included); the dead are dropped from ``tj:nodes``."""
+        redis = self.link.redis
+        names = sorted(str(name) for name in await redis.smembers(key("nodes")))
+        beats = await redis.mget([key("node", name) for name in names]) if names else []
+        dead = [name for name, beat in zip(names, beats, strict=True) if beat is None]
+        if dead:
+            await redis.srem(key("nodes"), *dead)
+        return {name: NodeStatus.decode(name, str(beat)) for name, beat in zip(names, beats, strict=True) if beat}
 
     async def take_new(self, table_id: str) -> None:
         """Lease the new table ``table_id`` to this node. Raises ``BusDown``."""
@@ -54,12 +87,15 @@ class Leases:
             self.link.later(lambda: self.link.release(keys=[key("lease", table_id)], args=[self.node_id]))
 
     async def release_all(self) -> None:
-        """Give up every lease, in one round trip (the node stops; others take the tables over at once)."""
-        if self.link.up and self.owned:
+        """Give up every lease and the heartbeat, in one round trip (the node stops; others take the
+        tables over at once)."""
+        if self.link.up:
             with contextlib.suppress(RedisError, OSError):
                 pipe = self.link.redis.pipeline(transaction=False)
                 for table_id in self.owned:
                     await self.link.release(keys=[key("lease", table_id)], args=[self.node_id], client=pipe)
+                pipe.delete(key("node", self.node_id))
+                pipe.srem(key("nodes"), self.node_id)
                 await pipe.execute()
 
     async def reassert(self, node: Node) -> None:
@@ -92,6 +128,8 @@ class Leases:
             await asyncio.sleep(self.lease_ms / 3000)
             if self.link.up:
                 await self._renew(node)
+            if self.link.up and self.draining:
+                node.tables.drain_tick()
 
     async def _renew(self, node: Node) -> None:
         tables = list(self.owned)
@@ -100,12 +138,13 @@ class Leases:
         try:
             pipe = self.link.redis.pipeline(transaction=False)
             pipe.exists(key("node", self.node_id))
-            pipe.set(key("node", self.node_id), "1", px=self.lease_ms)
+            self.beat(pipe)
             for table_id in tables:
                 await self.link.renew(keys=[key("lease", table_id)], args=[self.node_id, self.lease_ms], client=pipe)
             for other in others:
                 pipe.exists(key("node", other))
-            alive, _, *results = await pipe.execute()
+            alive, _, _, *results = await pipe.execute()
+            self.peers = {name: status for name, status in (await self.read_nodes()).items() if name != self.node_id}
         except UNREACHABLE as error:
             self.link.went_down(error)
             return
@@ -134,7 +173,7 @@ class Leases:
         the node's life."""
         while True:
             await asyncio.sleep(self.scan_seconds)
-            if not self.link.up or self.closing:
+            if not self.link.up or self.closing or self.draining:
                 continue
             try:
                 await self._adopt_orphans(node)

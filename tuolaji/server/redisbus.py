@@ -9,9 +9,11 @@ Keys (all under ``tj:``):
 - ``seated`` — account id → ``table|seat`` (the seat empty while a join is being decided).
 - ``conn:{account}`` — the client id of the account's connection (a newer one replaces it).
 - ``lobby`` — table id → its lobby summary (JSON).
+- ``node:{node}`` — a node's heartbeat (its ``NodeStatus``: draining, tables), ``nodes`` the set of them.
 
-Channels: ``n:{node}`` carries commands for the tables a node runs and messages for its clients;
-``lobby`` each changed summary; ``moved`` the id of a table another node has just taken over.
+Channels: ``n:{node}`` carries commands for the tables a node runs, messages for its clients and
+tables a draining node asks it to open; ``lobby`` each changed summary; ``moved`` the id of a table
+another node has just taken over; ``mod`` the moderators' console's orders (``tuolaji.wire.orders``).
 
 Delivery: Redis pub/sub delivers at most once, in order per publisher. A command that finds no
 owner (the table is moving) is refused to the client (``table_moving``); a lost ``state`` shows as
@@ -33,9 +35,10 @@ import contextlib
 import functools
 import logging
 import time
+from collections.abc import Sequence
 from typing import Any
 
-from tuolaji.server.bus import Bus, Node, node_of
+from tuolaji.server.bus import Bus, Cluster, Node, node_of
 from tuolaji.server.limits import EscapeCooldown
 from tuolaji.server.metrics import NO_METRICS, Metrics
 from tuolaji.server.redis_inbox import RedisInbox
@@ -51,9 +54,11 @@ from tuolaji.wire.nodes import (
     SeatRef,
     Summary,
     SummaryChange,
+    TableOpening,
     encode_node_message,
     encode_summary,
 )
+from tuolaji.wire.orders import NodeStatus, Order, encode_order
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +89,7 @@ class RedisBus(Bus):
         self.node_id = node_id
         self.link = RedisLink(url, metrics)
         self.leases = Leases(self.link, node_id, lease_ms, scan_seconds)
+        self.cluster = RedisCluster(self.link, self.leases)
         self._node: Node | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._outgoing: dict[str, list[Delivery]] = {}
@@ -232,3 +238,47 @@ class RedisBus(Bus):
         for node, items in outgoing.items():
             body = encode_node_message(ForClients(tuple(items)))
             self.link.later(functools.partial(redis.publish, key("n", node), body))
+
+
+class RedisCluster(Cluster):
+    """The card room across the nodes on one Redis (``link``), as this node's ``leases`` know it."""
+
+    def __init__(self, link: RedisLink, leases: Leases) -> None:
+        self.link = link
+        self.leases = leases
+
+    async def broadcast(self, order: Order) -> None:
+        body = encode_order(order)
+        await self.link.call(lambda: self.link.redis.publish(key("mod"), body))
+
+    def set_draining(self, on: bool) -> None:
+        self.leases.draining = on
+        leases = self.leases
+
+        async def beat() -> None:
+            pipe = self.link.redis.pipeline(transaction=False)
+            leases.beat(pipe)
+            await pipe.execute()
+
+        self.link.later(beat)
+
+    def adopter(self) -> str | None:
+        return self.leases.adopter()
+
+    def open_elsewhere(self, node: str, opening: TableOpening) -> None:
+        body = encode_node_message(opening)
+        self.link.later(lambda: self.link.redis.publish(key("n", node), body))
+
+    async def nodes(self) -> list[NodeStatus]:
+        found: dict[str, NodeStatus] = await self.link.call(self.leases.read_nodes)
+        return [found[name] for name in sorted(found)]
+
+    async def owners(self, table_ids: Sequence[str]) -> dict[str, str | None]:
+        if not table_ids:
+            return {}
+        held = await self.link.call(lambda: self.link.redis.mget([key("lease", table_id) for table_id in table_ids]))
+        return {table_id: None if node is None else str(node) for table_id, node in zip(table_ids, held, strict=True)}
+
+    async def connection_of(self, account_id: int) -> str | None:
+        client = await self.link.call(lambda: self.link.redis.get(key("conn", str(account_id))))
+        return None if client is None else str(client)

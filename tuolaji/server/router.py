@@ -79,6 +79,8 @@ class Router:
         if place is None:
             conn.error("not_seated", f"{msg.type}: you are not at a table", msg.id, params={"table": None})
             return
+        if msg.type == "phrase" and self.clients.muted(conn, msg.id):
+            return
         if msg.type == "leave":
             self.placement.stop_watching(conn.id)
         await self.courier.route(conn, place.table_id, msg)

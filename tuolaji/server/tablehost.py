@@ -85,6 +85,9 @@ class Owner(Protocol):
     def table_lost(self, table_id: str) -> None:
         """Another node owns the table now: stop serving it here."""
 
+    def hand_off(self, host: TableHost) -> bool:
+        """After each step: whether the table leaves this node now (a drain, between hands)."""
+
 
 def now_ms() -> int:
     """Wall-clock milliseconds: the time the host hands to its table."""
@@ -158,7 +161,7 @@ class TableHost:
                     fields = self._fields(command=type(command).__name__)
                     log.exception("carrying out a command failed; reloading the table", extra=fields)
                     await self._reload()
-                if self.table.closed or self.stopped:
+                if self.table.closed or self.stopped or self.owner.hand_off(self):
                     break
         finally:
             self.stopped = True

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Final
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
 from tuolaji.game.settlement import rank_title, wealth_title
@@ -34,6 +34,8 @@ from tuolaji.store.passwords import (
     encodes_as_utf8,
 )
 from tuolaji.store.passwords import check_password as _check_password
+from tuolaji.store.sanctions import aware, standing
+from tuolaji.wire.moderation import refusal
 
 DEFAULT_START_SILVER: Final = 1000
 """Silver of a new account (§13, a server option)."""
@@ -54,6 +56,7 @@ __all__ = [
     "BadCredentials",
     "BadNickname",
     "BadPassword",
+    "Banned",
     "NicknameTaken",
     "ServerBusy",
     "check_nickname",
@@ -72,6 +75,11 @@ class AccountError(ValueError):
     def __init__(self, message: str, reason: str | None = None) -> None:
         super().__init__(message)
         self.reason = reason
+
+    @property
+    def fields(self) -> dict[str, Any] | None:
+        """What the HTTP error object carries beside its code and message (None: nothing)."""
+        return None
 
 
 class BadNickname(AccountError):
@@ -101,6 +109,21 @@ class BadCredentials(AccountError):
     def __init__(self, message: str = "unknown nickname or wrong password", *, account: bool = False) -> None:
         super().__init__(message)
         self.account = account
+
+
+class Banned(AccountError):
+    """The account is banned (docs/PROTOCOL.md §4): sign-in, its tokens and guests made from it are
+    refused, saying why (a reason code) and until when (``until_ms``, None: for good)."""
+
+    code = "banned"
+
+    def __init__(self, reason: str, until_ms: int | None) -> None:
+        text, self.params = refusal("ban", reason, until_ms)
+        super().__init__(text, reason)
+
+    @property
+    def fields(self) -> dict[str, Any] | None:
+        return self.params
 
 
 class ServerBusy(AccountError):
@@ -273,6 +296,7 @@ class Accounts:
             raise ServerBusy(str(error)) from None
         if not matches:
             raise BadCredentials(account=True)
+        await self.check_not_banned(row.id)
         token = secrets.token_urlsafe(32)
         async with self.db.writing(), self.db.sessions.begin() as session:
             await session.execute(
@@ -316,6 +340,53 @@ class Accounts:
         async with self.db.writing(), self.db.sessions.begin() as session:
             result = await session.execute(delete(SessionToken).where(SessionToken.created_at <= cutoff))
         return int(getattr(result, "rowcount", 0) or 0)
+
+    async def search(self, text: str, limit: int = 20) -> list[AccountData]:
+        """Accounts by id (``12`` or ``#12``) or by nickname: the one it names (as a log-in reads it)
+        first, then those whose nickname starts with it, case-insensitively; at most ``limit``."""
+        wanted = text.strip()
+        digits = wanted.removeprefix("#")
+        found: dict[int, AccountData] = {}
+        if digits.isascii() and digits.isdigit() and len(digits) <= 10:
+            account = await self.get(int(digits))
+            if account is not None:
+                found[account.id] = account
+        key = login_key(wanted)
+        if key is not None:
+            named = await self._find(wanted, key)
+            if named is not None:
+                found.setdefault(named.id, AccountData.of(named))
+            query = (
+                select(Account)
+                .where(func.lower(Account.nickname).startswith(wanted.lower(), autoescape=True))
+                .order_by(Account.id)
+                .limit(limit)
+            )
+            async with self.db.sessions() as session:
+                for row in (await session.execute(query)).scalars():
+                    found.setdefault(row.id, AccountData.of(row))
+        return list(found.values())[:limit]
+
+    async def check_not_banned(self, account_id: int) -> None:
+        """Raise :class:`Banned` (why, until when) if a ban is in force on ``account_id``."""
+        ban = (await standing(self.db, account_id)).ban
+        if ban is not None:
+            raise Banned(ban.reason, ban.until_ms)
+
+    async def sessions_of(self, account_id: int) -> list[dict[str, Any]]:
+        """The account's live sessions, newest first: when each was issued and when it expires (never the token)."""
+        cutoff = utcnow() - self.session_life
+        query = (
+            select(SessionToken.created_at)
+            .where(SessionToken.account_id == account_id, SessionToken.created_at > cutoff)
+            .order_by(SessionToken.created_at.desc())
+        )
+        async with self.db.sessions() as session:
+            issued = [aware(moment) for moment in (await session.execute(query)).scalars()]
+        return [
+            {"issued_at": moment.isoformat(), "expires_at": (moment + self.session_life).isoformat()}
+            for moment in issued
+        ]
 
     async def get(self, account_id: int) -> AccountData | None:
         """An account by id, or None."""

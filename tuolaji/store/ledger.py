@@ -16,6 +16,7 @@ from typing import Any, Final, Literal
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from tuolaji.store.audit import Actor, note_action
 from tuolaji.store.db import Database
 from tuolaji.store.models import Account, LedgerLine
 
@@ -76,19 +77,38 @@ def check_reason(reason: object) -> str:
     return text
 
 
-async def correct(db: Database, account_id: int, points: int, silver: int, reason: object, actor_id: int) -> LedgerLine:
+async def correct(
+    db: Database,
+    account_id: int,
+    points: int,
+    silver: int,
+    reason: object,
+    actor_id: int,
+    *,
+    actor: Actor | None = None,
+) -> LedgerLine:
     """An admin's correction of an account's balances, as a ``correction`` line naming the admin and
-    the reason; refused without a reason, without an amount, or below 0 (R39)."""
+    the reason, and an audit entry in the same transaction (``actor``: who, as the audit names them;
+    by default the account ``actor_id``); refused without a reason, without an amount, or below 0 (R39)."""
     text = check_reason(reason)
     if points == 0 and silver == 0:
         raise LedgerError("a correction must change 積分 or silver (points and silver are both 0)")
+    who = actor if actor is not None else Actor(actor_id, f"account {actor_id}", "admin")
     async with db.writing(), db.sessions.begin() as session:
         account = (
             await session.execute(select(Account).where(Account.id == account_id).with_for_update())
         ).scalar_one_or_none()
         if account is None:
             raise LedgerError(f"no account {account_id}")
-        return post(session, account, "correction", points, silver, actor_id=actor_id, reason=text)
+        line = post(session, account, "correction", points, silver, actor_id=actor_id, reason=text)
+        details = {
+            "points": points,
+            "silver": silver,
+            "points_after": line.points_after,
+            "silver_after": line.silver_after,
+        }
+        note_action(session, who, "correct", account_id=account_id, note=text, details=details)
+        return line
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
-"""Tables: accounts, session tokens, hand records, each account's part in a hand, the economy ledger
-and the live tables' durable logs.
+"""Tables: accounts, session tokens, hand records, each account's part in a hand, the economy ledger,
+the live tables' durable logs, and moderation (roles, sanctions, reports, the audit).
 
 The schema is created and changed only by the Alembic migrations in ``migrations/versions``;
 these classes must match them (``tests/store`` checks that).
@@ -146,3 +146,88 @@ class TableLogEntry(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("live_tables.id", ondelete="CASCADE"), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     entry: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class Role(Base):
+    """An account's role in the moderators' console (``moderator`` or ``admin``), given and taken
+    only by ``tuolaji admin grant`` / ``revoke``; an account without a row is a player."""
+
+    __tablename__ = "roles"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    role: Mapped[str] = mapped_column(String(20))
+    granted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Sanction(Base):
+    """A ban or a mute of an account (``kind``), by a moderator (``actor_id``) for a ``reason`` (a code
+    of ``tuolaji.wire.moderation.REASONS``) and ``note``, from ``at`` until ``until`` (None: for good)
+    or until it is lifted (``lifted_at``, by ``lifted_by``)."""
+
+    __tablename__ = "sanctions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    kind: Mapped[str] = mapped_column(String(10))
+    reason: Mapped[str] = mapped_column(String(20))
+    note: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    lifted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    lifted_by: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+
+
+# An account's sanctions of a kind, newest last (the standing checked at sign-in and hello).
+Index("ix_sanctions_account", Sanction.account_id, Sanction.kind, Sanction.id)
+
+
+class Report(Base):
+    """A player's report of another after a hand they played together (``hand_id``); open while
+    ``outcome`` is None, closed by a moderator with an outcome and a note."""
+
+    __tablename__ = "reports"
+    __table_args__ = (UniqueConstraint("reporter_id", "reported_id", "hand_id", name="uq_reports_once"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    reported_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"))
+    reason: Mapped[str] = mapped_column(String(20))
+    note: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    outcome: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    closed_by: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    closing_note: Mapped[str | None] = mapped_column(String(300), nullable=True)
+
+
+# Open reports in order; what a reporter reported lately (the rate limit, ``reported_since``); the
+# reports against an account.
+Index("ix_reports_open", Report.outcome, Report.id)
+Index("ix_reports_reporter", Report.reporter_id, Report.at)
+Index("ix_reports_reported", Report.reported_id, Report.id)
+
+
+class AuditEntry(Base):
+    """One action of a moderator or admin (or of the operator's command line: ``actor_id`` None):
+    who (``actor``, their nickname then), what (``action``), to whom (``account_id``, or ``target``: a
+    table, a node, a report), why (``reason``, ``note``), when (``at``), and the rest in ``details``.
+    Append-only: the database refuses to update or delete a row (triggers of migration 0007)."""
+
+    __tablename__ = "audit"
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    actor: Mapped[str] = mapped_column(String(40))
+    action: Mapped[str] = mapped_column(String(30))
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    target: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    reason: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    note: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    details: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+# What was done to an account, newest first.
+Index("ix_audit_account", AuditEntry.account_id, AuditEntry.id)

@@ -23,6 +23,7 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Protocol, cast
 
 from sqlalchemy import Table, bindparam, delete, insert, select, update
@@ -301,6 +302,15 @@ class TableLog:
         self.commits += 1
         self.writes += len(writes)
         return results
+
+
+async def opened_at(db: Database) -> dict[str, datetime]:
+    """Every open table and when it was opened (the moderators' console's live tables)."""
+    async with db.sessions() as session:
+        rows = (await session.execute(select(LiveTable.id, LiveTable.created_at).where(LiveTable.open))).all()
+    return {
+        table_id: created if created.tzinfo is not None else created.replace(tzinfo=UTC) for table_id, created in rows
+    }
 
 
 async def _write_rows(connection: AsyncConnection, writes: list[LogWrite]) -> list[Settled | Fenced | None]:

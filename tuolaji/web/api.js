@@ -1,4 +1,5 @@
-// HTTP API (PROTOCOL.md §1): accounts, lobby list, hand records. The session token lives in localStorage.
+// HTTP API (PROTOCOL.md §1, §4): accounts, lobby list, hand records, reports and the moderators' console.
+// The session token lives in localStorage.
 
 const TOKEN_KEY = "tuolaji.token";
 
@@ -50,9 +51,9 @@ async function request(method, path, body) {
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const error = data.error ?? {};
-    const params = typeof error.reason === "string" ? { reason: error.reason } : {};
-    throw new ApiError(error.code ?? "http", error.message ?? response.statusText, response.status, params);
+    // Everything in the error object beside its code and message words the refusal (a `reason`, a ban's `until`).
+    const { code, message, ...params } = data.error ?? {};
+    throw new ApiError(code ?? "http", message ?? response.statusText, response.status, params);
   }
   return data;
 }
@@ -130,4 +131,26 @@ export function leaderboard(by, page) {
  */
 export function profile(accountId) {
   return request("GET", `/api/accounts/${accountId}/profile`);
+}
+
+/**
+ * Report a player I played a finished hand with (PROTOCOL.md §4).
+ * @param {number} handId
+ * @param {number} accountId
+ * @param {string} reason one of REASONS (console.js)
+ * @param {string} note
+ * @returns {Promise<{report: any}>}
+ */
+export function report(handId, accountId, reason, note) {
+  return request("POST", "/api/reports", { hand_id: handId, account_id: accountId, reason, note: note || null });
+}
+
+/**
+ * A call of the moderators' console (PROTOCOL.md §4): `GET /api/console/PATH`, or a POST with `body`.
+ * @param {string} path after /api/console/
+ * @param {object} [body]
+ * @returns {Promise<any>}
+ */
+export function consoleCall(path, body) {
+  return request(body === undefined ? "GET" : "POST", `/api/console/${path}`, body);
 }

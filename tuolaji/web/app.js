@@ -1,16 +1,19 @@
-// The client's entry point: screens (auth, lobby, table, history, leaderboard, profile), session, the
-// live connection and invite links.
+// The client's entry point: screens (auth, lobby, table, history, leaderboard, profile, the moderators'
+// console), session, the live connection, invite links, notices, bans and reports.
 
 import * as api from "./api.js";
 import { bindBotLevel, chosenBot } from "./bots.js";
+import { ConsoleView } from "./console.js";
 import { confirmWrongFollow, showSettlement } from "./dialogs.js";
 import { h, toast } from "./dom.js";
 import { describeError } from "./errors.js";
 import { LANGUAGES, addStrings, language, onLanguageChange, setLanguage, t, title, translatePage } from "./i18n.js";
 import { forgetAddress, inviteFromAddress, openInvite } from "./invite.js";
 import { LobbyView, bindWarnFollow, readOptions, warnWrongFollow } from "./lobby.js";
+import { NoticeBanner } from "./notice.js";
 import * as phrases from "./phrases.js";
 import { HistoryView } from "./replay.js";
+import { openReport } from "./report.js";
 import { RulesView } from "./rules.js";
 import { Socket } from "./socket.js";
 import * as sound from "./sound.js";
@@ -35,14 +38,17 @@ addStrings({
 /** @typedef {import("./table.js").TableModel} TableModel */
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
-const SCREENS = ["auth-screen", "lobby-screen", "table-screen", "history-screen", "leaderboard-screen", "profile-screen"];
+const SCREENS = ["auth-screen", "lobby-screen", "table-screen", "history-screen", "leaderboard-screen", "profile-screen",
+  "console-screen"];
 /** Screens for reading, which a table's messages do not take the player away from. */
-const READING = new Set(["history-screen", "leaderboard-screen", "profile-screen"]);
+const READING = new Set(["history-screen", "leaderboard-screen", "profile-screen", "console-screen"]);
 const CLOCK_TOTALS = { turn: "turn_seconds", bid: "bid_window_seconds", review: "review_seconds" };
 
 const state = {
   /** @type {api.Account|null} */
   account: null,
+  /** my role in the moderators' console (welcome.role): "moderator", "admin" or null */
+  role: /** @type {string|null} */ (null),
   screen: "",
   /** @type {TableModel} */
   table: { summary: null, seat: null, view: null, clock: null },
@@ -89,6 +95,21 @@ const history = new HistoryView($("history-screen"), { back: backHome });
 const leaderboard = new LeaderboardView($("leaderboard-screen"), {
   back: backHome,
   profile: (id) => openProfile(id, "leaderboard-screen"),
+});
+const noticeBanner = new NoticeBanner($("notice"));
+const consoleView = new ConsoleView($("console-screen"), {
+  back: backHome,
+  watch: (table, invite) => {
+    socket.send("watch", invite ? { table, invite } : { table });
+    show("table-screen");
+  },
+  replay: (handId, back) => {
+    show("history-screen");
+    history.openReplay({ id: handId, seat: 0 }, () => { show("console-screen"); back(); },
+      (id) => api.consoleCall(`hands/${id}`)).catch(failed);
+  },
+  failed: (error) => failed(error),
+  role: () => state.role,
 });
 /** The screen a profile's back button returns to. */
 let profileBack = "lobby-screen";
@@ -161,6 +182,7 @@ function renderMe() {
   me.hidden = !account;
   $("logout").hidden = !account;
   $("history-open").hidden = !account;
+  $("console-open").hidden = !account || !state.role;
   if (!account) return;
   me.replaceChildren(
     h("span.nick", { id: "me-nick" }, account.nickname),
@@ -199,6 +221,8 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
       state.account = msg.account;
+      state.role = msg.role ?? null;
+      $("ban-note").hidden = true;
       state.laogaiConfirm = msg.laogai_confirm === true;
       state.pendingPlay = null;
       state.welcomed = true;
@@ -246,19 +270,27 @@ function onMessage(msg) {
       if (msg.result?.kind !== "redeal") sound.play("settlement");
       showSettlement(/** @type {HTMLDialogElement} */ ($("settle-dialog")), msg, {
         summary: state.summaryAtStart ?? state.table.summary, seat: state.table.seat, levelsBefore: state.levelsAtStart,
+        me: state.account?.id ?? null,
+        report: state.table.seat === null ? undefined : (line) => openReport(/** @type {HTMLDialogElement} */ ($("report-dialog")), {
+          handId: msg.hand_id, accountId: /** @type {number} */ (line.account_id), name: line.nickname ?? "", failed,
+        }),
       });
       break;
     case "account":
       state.account = msg.account;
       renderMe();
       break;
+    case "notice":
+      noticeBanner.show(/** @type {any} */ (msg));
+      break;
     case "phrase":
       if (phrases.received(msg) && msg.table_id === state.table.summary?.id) tableView.showPhrase(msg.seat, msg.phrase);
       break;
     case "left":
       resetTable();
-      show("lobby-screen");
-      if (msg.reason !== "left") toast(t(`left_${msg.reason}`));
+      if (state.screen !== "console-screen") show("lobby-screen");
+      if (msg.reason === "moderator") toast(t("left_moderator", { why: t(`why_${msg.why ?? "other"}`) }), "error");
+      else if (msg.reason !== "left") toast(t(`left_${msg.reason}`));
       break;
     case "error":
       onError(msg);
@@ -359,6 +391,10 @@ async function onError(msg) {
     logOut();
     return;
   }
+  if (msg.code === "banned") {
+    shutOut(msg);
+    return;
+  }
   if (msg.code === "session_replaced") {
     toast(t("session_replaced"), "error");
     return;
@@ -373,6 +409,24 @@ function resetTable() {
   state.lastSeq = null;
   state.summaryAtStart = null;
   state.levelsAtStart = null;
+}
+
+/**
+ * My account is banned (at hello, or a moderator just banned it): the socket stops for good and the sign-in
+ * screen says why and until when. The token is kept, so a guest made from this browser is refused too.
+ * @param {import("./socket.js").Message} msg the `banned` error
+ */
+function shutOut(msg) {
+  socket.stop();
+  state.account = null;
+  state.role = null;
+  state.welcomed = false;
+  resetTable();
+  renderMe();
+  const note = $("ban-note");
+  note.textContent = describeError(msg).text;
+  note.hidden = false;
+  show("auth-screen");
 }
 
 function logOut() {
@@ -398,6 +452,7 @@ function setupAuth() {
   const errorBox = $("auth-error");
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    $("ban-note").hidden = true;
     const submitter = /** @type {HTMLButtonElement|null} */ (/** @type {SubmitEvent} */ (event).submitter);
     const data = new FormData(form);
     const nickname = String(data.get("username")).trim();
@@ -412,6 +467,8 @@ function setupAuth() {
     }
   });
   $("guest").addEventListener("click", async () => {
+    // A browser still holding a banned account's token gets no guest to play on with (the server refuses it).
+    $("ban-note").hidden = true;
     try {
       startSession(await api.guest());
     } catch (error) {
@@ -465,6 +522,7 @@ function setupLobby() {
   });
   $("leaderboard-open").addEventListener("click", openLeaderboard);
   $("profile-open").addEventListener("click", () => state.account && openProfile(state.account.id, "lobby-screen"));
+  $("console-open").addEventListener("click", () => consoleView.open().then(() => show("console-screen"), failed));
   $("me").addEventListener("click", () => state.account && openProfile(state.account.id, state.screen));
   window.addEventListener("hashchange", () => {
     const code = inviteFromAddress();
@@ -489,6 +547,8 @@ function setupLanguage() {
     if (state.screen === "history-screen") history.render();
     if (state.screen === "leaderboard-screen") leaderboard.render();
     if (state.screen === "profile-screen") profileView.render();
+    if (state.screen === "console-screen") consoleView.render();
+    noticeBanner.render();
     if (/** @type {HTMLDialogElement} */ ($("rules-dialog")).open) rules.render();
     renderMute();
     renderReconnect();

@@ -13,15 +13,17 @@ import { seatName, teamName } from "./table.js";
  * @typedef {{seat: number, account_id: number|null, nickname: string|null, bot: string|null, points_delta: number,
  *   silver_delta: number, points: number|null, silver: number|null, rank: {title: string}|null, wealth: {title: string}|null,
  *   ranked?: boolean}} SettlementLine
- * @typedef {{result: RoundResult, levels: [string, string], settlement: SettlementLine[], hand: number}} HandEnd
+ * @typedef {{result: RoundResult, levels: [string, string], settlement: SettlementLine[], hand: number,
+ *   hand_id: number|null}} HandEnd
  */
 
 /**
  * Show the settlement of a finished hand.
  * @param {HTMLDialogElement} dialog
  * @param {HandEnd} end the hand_end message
- * @param {{summary: import("./table.js").TableSummary|null, seat: number|null, levelsBefore: [string, string]|null}} ctx
- *   the table as it was before the hand ended (names, titles, levels) and my seat
+ * @param {{summary: import("./table.js").TableSummary|null, seat: number|null, levelsBefore: [string, string]|null,
+ *   me?: number|null, report?: (line: SettlementLine) => void}} ctx
+ *   the table as it was before the hand ended (names, titles, levels), my seat, my account and how to report a player
  */
 export function showSettlement(dialog, end, ctx) {
   const { result } = end;
@@ -63,16 +65,21 @@ export function showSettlement(dialog, end, ctx) {
     const newRank = old && line.rank && old.rank !== line.rank.title ? line.rank.title : null;
     const newWealth = old && line.wealth && old.wealth !== line.wealth.title ? line.wealth.title : null;
     const titles = line.rank && line.wealth ? `${title(line.rank.title)} · ${title(line.wealth.title)}` : "";
+    const reportable = end.hand_id && ctx.report && line.account_id !== null && line.account_id !== ctx.me;
     return h("tr", { class: line.seat === mySeat ? "mine" : "" },
       h("td", {}, line.nickname ?? name(line.seat)),
       h(`td.num.${delta(line.points_delta)}`, {}, signed(line.points_delta)),
       h(`td.num.${delta(line.silver_delta)}`, {}, signed(line.silver_delta)),
       h("td", {}, newRank || newWealth
         ? h("span.new-title", {}, `${t("new_title")}: ${[newRank, newWealth].filter(Boolean).map((x) => title(String(x))).join(" · ")}`)
-        : titles));
+        : titles),
+      h("td", {}, reportable ? h("button.small", {
+        dataset: { action: "report", account: String(line.account_id) }, onclick: () => ctx.report?.(line),
+      }, t("report")) : null));
   });
   const table = h("table", {},
-    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("score_points")), h("th", {}, t("silver")), h("th", {}, ""))),
+    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("score_points")), h("th", {}, t("silver")), h("th", {}, ""),
+      h("th", {}, ""))),
     h("tbody", {}, ...rows));
   const close = h("button.primary", { onclick: () => dialog.close(), dataset: { action: "close-settlement" } }, t("next_hand"));
   fill(dialog, 

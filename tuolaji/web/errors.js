@@ -2,6 +2,7 @@
 // with the seeds' terms and a link to the rule it cites. The server's English `message` is never shown.
 
 import { rankLabel } from "./cards.js";
+import { when } from "./console_words.js";
 import { h } from "./dom.js";
 import { addStrings, hasString, t } from "./i18n.js";
 import { cardsText, classText, listText, shapeText } from "./words.js";
@@ -33,6 +34,21 @@ addStrings({
   "e.server_restarting": ["服务器正在重启，请稍候再试。", "伺服器正在重啟，請稍候再試。", "The server is restarting: try again in a moment."],
   "e.table_moving": ["这张牌桌正转到另一台服务器，请稍候再试。", "這張牌桌正轉到另一台伺服器，請稍候再試。", "This table is moving to another server: try again in a moment."],
   "e.service_unavailable": ["牌室暂时无法开新桌或入座，请稍候再试。", "牌室暫時無法開新桌或入座，請稍候再試。", "The card room cannot open tables or seat anyone right now: try again in a moment."],
+  "e.banned": ["这个账号已被封禁。", "這個帳號已被封禁。", "This account is banned."],
+  "e.banned.params": ["这个账号已被封禁（{why}），{until}。", "這個帳號已被封禁（{why}），{until}。", "This account is banned ({why}), {until}."],
+  "e.muted": ["你已被禁言，不能说快捷语。", "你已被禁言，不能說快捷語。", "You are muted: no quick phrases."],
+  "e.muted.params": ["你已被禁言（{why}），{until}不能说快捷语。", "你已被禁言（{why}），{until}不能說快捷語。", "You are muted ({why}): no quick phrases {until}."],
+  "e.forbidden": ["你没有权限做这件事。", "你沒有權限做這件事。", "You may not do that."],
+  "e.forbidden.params": ["{needs}", "{needs}", "{needs}"],
+  "e.already_reported": ["这一盘你已经举报过这位玩家了。", "這一盤你已經檢舉過這位玩家了。", "You reported this player for this hand already."],
+  "e.not_in_hand": ["只能举报和你一起打这一盘的玩家。", "只能檢舉和你一起打這一盤的玩家。", "You can report only someone who played this hand with you."],
+  "e.bad_report": ["不能举报自己。", "不能檢舉自己。", "You cannot report yourself."],
+  "e.report_closed": ["这个举报已经结案了。", "這個檢舉已經結案了。", "That report is closed already."],
+  "e.not_in_force": ["现在没有封禁或禁言可解除。", "現在沒有封禁或禁言可解除。", "Nothing of that kind is in force to lift."],
+  needs_moderator: ["只有管理员和超级管理员能用管理台。", "只有管理員和超級管理員能用管理台。", "Only moderators and admins may use the console."],
+  needs_admin: ["这件事只有超级管理员能做。", "這件事只有超級管理員能做。", "Only an admin may do that."],
+  needs_player: ["管理员的账号不能封禁或禁言（先收回角色）。", "管理員的帳號不能封禁或禁言（先收回角色）。", "Staff accounts are not banned or muted (revoke the role first)."],
+  needs_another: ["不能对自己的账号这样做。", "不能對自己的帳號這樣做。", "Not on your own account."],
   "e.not_found": ["找不到要的数据。", "找不到要的資料。", "Not found."],
   "e.bad_nickname": ["暱称要 1–20 个字，前后不能有空格，不能有看不见的字符，也不能以 guest 开头。", "暱稱要 1–20 個字，前後不能有空格，不能有看不見的字元，也不能以 guest 開頭。", "A nickname has 1–20 characters, no spaces at either end, no invisible characters, and does not start with guest."],
   "e.bad_nickname.type": ["请填写暱称。", "請填寫暱稱。", "Enter a nickname."],
@@ -170,6 +186,9 @@ function vars(p, names) {
   if (typeof p.standing_suit === "string") out.standing_suit = classText(p.standing_suit);
   if (typeof p.field === "string" && OPTION_KEYS.has(p.field)) out.field = t(p.field);
   if (Array.isArray(p.fields)) out.fields = listText(p.fields.map(String));
+  if (typeof p.reason === "string" && hasString(`reason_${p.reason}`)) out.why = t(`reason_${p.reason}`);
+  if ("until" in p) out.until = typeof p.until === "string" ? t("ban_until", { until: when(p.until) }) : t("ban_forever");
+  if (typeof p.needs === "string" && hasString(`needs_${p.needs}`)) out.needs = t(`needs_${p.needs}`);
   if (p.low !== undefined && p.high !== undefined) out.range = t("e.range", { low: p.low, high: p.high });
   else if (Array.isArray(p.expected)) out.range = t("e.choices", { choices: listText(p.expected.map(String)) });
   return out;

@@ -129,18 +129,22 @@ export class HistoryView {
   }
 
   /**
-   * Replay a hand from elsewhere (a profile); its back button calls `back`.
-   * @param {any} summary a HandSummary
+   * Replay a hand from elsewhere (a profile, the console); its back button calls `back`.
+   * @param {any} summary a HandSummary (its `id`; its `seat` is the one shown at the bottom)
    * @param {() => void} back
+   * @param {(handId: number) => Promise<{hand: any}>} [load] where the record comes from (the console's reads private tables' hands too)
    */
-  async openReplay(summary, back) {
-    await this.#openReplay(summary);
+  async openReplay(summary, back, load = api.handRecord) {
+    await this.#openReplay(summary, load);
     this.replayBack = back;
   }
 
-  /** @param {any} summary */
-  async #openReplay(summary) {
-    const { hand } = await api.handRecord(summary.id);
+  /**
+   * @param {any} summary
+   * @param {(handId: number) => Promise<{hand: any}>} [load]
+   */
+  async #openReplay(summary, load = api.handRecord) {
+    const { hand } = await load(summary.id);
     this.replay = { record: hand, seat: summary.seat ?? 0, index: 0 };
     this.render();
   }

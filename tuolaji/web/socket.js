@@ -74,7 +74,8 @@ export class Socket {
     ws.addEventListener("close", (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
-      if (this.stopped || event.code === 4001) {
+      // 4001: another window took over; 4005: the account is banned (the `banned` error said why).
+      if (this.stopped || event.code === 4001 || event.code === 4005) {
         this.handlers.onStatus("closed");
         return;
       }

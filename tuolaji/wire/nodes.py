@@ -5,7 +5,7 @@ has for a client comes back as a :class:`Delivery` (the message's JSON text, and
 now if the message moved it: :class:`AtTable`, :class:`LeftTable`, :class:`TurnedAway`). Both are
 also what the lobby and the table hosts hand each other on one node, so one node and many behave the
 same. On Redis (``tuolaji.server.redisbus``) a node's channel carries :data:`NodeMessage` (one of
-:class:`ForTable`, :class:`ForClients`, :class:`CloseClient`), the ``lobby`` channel
+:class:`ForTable`, :class:`ForClients`, :class:`CloseClient`, :class:`TableOpening`), the ``lobby`` channel
 :class:`SummaryChange`, the ``logout`` channel :class:`Logout`; the seat index holds
 :class:`SeatRef`. ``encode`` gives the text, ``decode`` reads it back (``ValueError``/``KeyError``/
 ``TypeError`` on text no node wrote).
@@ -160,7 +160,52 @@ class CloseClient:
     text: str
 
 
-NodeMessage = ForTable | ForClients | CloseClient
+@dataclass(frozen=True)
+class TableOpening:
+    """A new table for a client: its id and options (``TableOptions`` JSON), who asked (``client``,
+    ``player``) and where they sit (``seat``), the ``bot`` of a ``play_now`` (None: ``create_table``),
+    a private table's ``invite`` code and the request's ``ref``. A draining node sends it to another
+    node, which opens the table there (docs/OPERATIONS.md, Deploy with a drain)."""
+
+    table_id: str
+    options: dict[str, Any]
+    client: str
+    player: Player
+    seat: int
+    bot: str | None = None
+    invite: str | None = None
+    ref: str | int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "table": self.table_id,
+            "options": self.options,
+            "client": self.client,
+            "player": self.player.to_json(),
+            "seat": self.seat,
+            "bot": self.bot,
+            "invite": self.invite,
+            "ref": self.ref,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableOpening:
+        options, ref = data["options"], data.get("ref")
+        if not isinstance(options, dict):
+            raise TypeError("a table's options are a JSON object")
+        return cls(
+            str(data["table"]),
+            options,
+            str(data["client"]),
+            Player.from_json(data["player"]),
+            int(data["seat"]),
+            None if data.get("bot") is None else str(data["bot"]),
+            None if data.get("invite") is None else str(data["invite"]),
+            ref if isinstance(ref, str | int) and not isinstance(ref, bool) else None,
+        )
+
+
+NodeMessage = ForTable | ForClients | CloseClient | TableOpening
 """What a node's own channel carries."""
 
 
@@ -173,6 +218,8 @@ def encode_node_message(item: NodeMessage) -> str:
             return dumps({"k": "dlv", "m": [delivery.to_json() for delivery in deliveries]})
         case CloseClient(client, code, text):
             return dumps({"k": "close", "client": client, "code": code, "text": text})
+        case TableOpening():
+            return dumps({"k": "open", "o": item.to_json()})
 
 
 def decode_node_message(text: str) -> NodeMessage:
@@ -185,6 +232,8 @@ def decode_node_message(text: str) -> NodeMessage:
         return ForClients(tuple(Delivery.from_json(item) for item in body["m"]))
     if kind == "close":
         return CloseClient(str(body["client"]), int(body["code"]), str(body["text"]))
+    if kind == "open":
+        return TableOpening.from_json(body["o"])
     raise ValueError(f"unknown node message {kind!r}")
 
 
