@@ -74,3 +74,35 @@ async def test_bid_reinforce_overturn(live_server_factory: Callable[..., LiveSer
             assert (await wait_state(client, lambda view: view["phase"] == "playing"))["view"]["bids"] == bids
     finally:
         await close_all(clients)
+
+
+async def test_pass_from_everyone_closes_a_long_window(live_server_factory: Callable[..., LiveServer]) -> None:
+    """R19: 不叫 over the socket. With a window far longer than any wait here, the hand goes on only
+    because all four said it: after one bid and three passes, the bidder's own 不叫 (if it may still
+    reinforce) closes the window and the bid stands (R19); a 不叫 during play is refused naming R19."""
+    server = live_server_factory(args=FAST_ARGS)
+    clients, _ = await four_at_table(server.url, {**OPTIONS, "bid_window_seconds": 600})
+    try:
+        views = [(await wait_state(client, lambda view: view["phase"] == "bidding"))["view"] for client in clients]
+        bidder = next(seat for seat, view in enumerate(views) if view["bid_options"])
+        option = views[bidder]["bid_options"][0]
+        assert (await clients[bidder].request("bid", suit=option["suit"], count=option["count"]))["type"] == "ack"
+        for seat in range(4):
+            if seat != bidder:
+                answer = await clients[seat].request("pass")
+                assert answer["type"] == "ack", answer
+        await clients[bidder].request("pass")
+        playing = await wait_state(clients[0], lambda view: view["phase"] == "playing")
+        assert playing["view"]["bid"] == {"seat": bidder, **option}
+        said = {
+            event["seat"]
+            for item in clients[0].log
+            if item["type"] == "state"
+            for event in item["events"]
+            if event["type"] == "pass"
+        }
+        assert said >= {seat for seat in range(4) if seat != bidder}  # every 不叫 is public
+        late = await clients[0].request("pass")
+        assert late["type"] == "error" and late["code"] == "wrong_phase" and late["rule"] == "R19", late
+    finally:
+        await close_all(clients)

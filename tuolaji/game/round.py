@@ -21,6 +21,7 @@ from tuolaji.game.actions import (
     CloseReview,
     DealCards,
     Escape,
+    Pass,
     Play,
     Remind,
     Retract,
@@ -159,6 +160,8 @@ class Round:
         self.dealer: int | None = setup.dealer
         self.bids: list[BidRecord] = []
         """Every accepted bid (R16), 加固 (R17) and 反主 (R18) of this round in order; the last one stands."""
+        self._passed: set[int] = set()
+        """The seats that said 不叫 in the window after the deal since the standing bid was made (R19)."""
         self.trump: Trump | None = None
         self.phase = Phase.DEALING
         self.leader: int | None = None
@@ -232,6 +235,19 @@ class Round:
             options.extend((suit, count) for count in range(low, held[suit] + 1))
         return options
 
+    def passed(self, seat: int) -> bool:
+        """Whether ``seat`` said 不叫 since the standing bid was made (R19)."""
+        return seat in self._passed
+
+    @property
+    def bidding_settled(self) -> bool:
+        """Whether the window after the deal may close now: every seat has said 不叫 since the standing
+        bid was made or has no bid left to make (R19; docs/RULES-NOTES.md). Bids and passes only ever
+        happen in this round's actions, so a record that closed the window by the clock replays the same."""
+        return self.phase is Phase.BIDDING and all(
+            seat in self._passed or not self.bid_options(seat) for seat in range(4)
+        )
+
     def score(self) -> int:
         """The attackers' score so far (R35): card points, 摳底, retractions, clamped to 0…400."""
         raw = self.card_points + self.last_trick_value + self._penalty()
@@ -261,6 +277,8 @@ class Round:
                 events = self._deal(action)
             case Bid():
                 events = self._bid(action)
+            case Pass():
+                events = self._pass(action)
             case CloseBidding():
                 events = self._close_bidding()
             case Play():
@@ -335,7 +353,27 @@ class Round:
                     },
                 )
         self.bids.append(BidRecord(seat, suit, count))
+        self._passed.clear()
         return [Event("bid", {"seat": seat, "suit": suit, "count": count, "kind": kind})]
+
+    def _pass(self, action: Pass) -> list[Event]:
+        seat = action.seat
+        name = f"seat {seat} pass (不叫)"
+        base = _params(action, rule="R19")
+        if self.phase is Phase.DEALING:
+            raise WrongPhase(
+                f"{name}: 不叫 is said in the window after the deal ({self.dealt} of 216 dealt, R19)",
+                {**base, "reason": "deal_not_finished", "dealt": self.dealt},
+            )
+        if self.phase is not Phase.BIDDING:
+            raise WrongPhase(f"{name}: bidding is closed (R19)", {**base, "reason": "bidding_closed"})
+        if seat in self._passed:
+            raise NotAllowed(
+                f"{name}: you said 不叫 already; the window closes when every seat has (R19)",
+                {**base, "reason": "already_passed"},
+            )
+        self._passed.add(seat)
+        return [Event("pass", {"seat": seat})]
 
     def _close_bidding(self) -> list[Event]:
         if self.phase is not Phase.BIDDING:
@@ -609,6 +647,7 @@ class Round:
             "first_hand": self.setup.first_hand,
             "bid": self.bid,
             "bids": tuple(self.bids),
+            "passes": tuple(seat in self._passed for seat in range(4)),
             "trump_suit": self.trump.suit if self.trump else None,
             "hand_sizes": tuple(len(cards) for cards in self.hands),
             "cards_dealt": self.dealt,

@@ -106,6 +106,8 @@ class SeatView:
     bid: BidRecord | None
     bids: tuple[BidRecord, ...]
     """Every accepted bid of this round, oldest first (R16–R18: bids are public); ``bid`` is the last one."""
+    passes: tuple[bool, ...]
+    """Seat by seat, whether it said 不叫 in the window after the deal since the standing bid was made (R19)."""
     trump_suit: int | None
     hand: tuple[Card, ...]
     hand_sizes: tuple[int, ...]

@@ -46,7 +46,10 @@ class Clock:
             if kind != "deal":
                 self.set("deal", None, data.options.deal_interval_ms)
         elif phase is Phase.BIDDING:
-            if kind != "bid":
+            if round_.bidding_settled:
+                if deadline is None or kind != "bid" or deadline.at_ms > data.now:
+                    self.set("bid", None, 0)  # R19: every seat said 不叫 or has no bid left: close now
+            elif kind != "bid":
                 self.set("bid", None, data.options.bid_window_seconds * 1000)
         elif phase is Phase.PLAYING:
             seat = round_.to_move
