@@ -46,6 +46,7 @@ from tuolaji.rules import (
     Refusal,
     Trump,
     card_strings,
+    final_score,
     follow_refusal,
     get_preset,
     hand_result,
@@ -60,8 +61,6 @@ CHEAT_FLAG_POINTS = 200
 """R32: retractions over this many points flag a player as cheating."""
 CHEAT_DISSOLVE_POINTS = 400
 """R32: retractions over this many points stop the hand and dissolve the table."""
-MAX_SCORE = 400
-"""R35 封頂."""
 
 
 class Phase(StrEnum):
@@ -249,9 +248,9 @@ class Round:
         )
 
     def score(self) -> int:
-        """The attackers' score so far (R35): card points, 摳底, retractions, clamped to 0…400."""
-        raw = self.card_points + self.last_trick_value + self._penalty()
-        return max(0, min(MAX_SCORE, raw))
+        """The attackers' score so far (R35): card points, 摳底, retractions; clamped to 0…400 (封頂)
+        unless the preset counts the score as it comes (``guigang``)."""
+        return final_score(self.card_points + self.last_trick_value + self._penalty(), self.preset)
 
     def _penalty(self) -> int:
         attackers = self.attackers
@@ -582,7 +581,7 @@ class Round:
     def _finish_played(self) -> list[Event]:
         assert self.dealer is not None
         score = self.score()
-        winner, levels = hand_result(score)
+        winner, levels = hand_result(score, self.preset)
         attackers = 1 - team_of(self.dealer)
         return self._finish(
             RoundResult(
