@@ -473,7 +473,7 @@ export class TableView {
     }
     // R19: after the deal, 不叫 closes the window once every seat has said it or cannot bid.
     if (view.phase === "bidding" && view.bid_options.length && seat !== null && !view.passes?.[seat]) {
-      this.bids.append(h("button.bid.pass", { onclick: () => this.handlers.pass(), dataset: { action: "pass" } },
+      this.bids.append(h("button.bid-pass", { onclick: () => this.handlers.pass(), dataset: { action: "pass" } },
         t("bid_pass")));
     }
   }
