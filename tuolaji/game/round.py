@@ -652,11 +652,7 @@ class Round:
             "cards_dealt": self.dealt,
             "to_move": to_move,
             "leader": leader,
-            "trick": tuple(
-                PlayRecord(s, plays[s]) for s in ((leader + offset) % 4 for offset in range(4)) if s in plays
-            )
-            if leader is not None
-            else (),
+            "trick": self._trick_plays(),
             "tricks": tuple(self.tricks),
             "attackers_points": self.score(),
             "point_cards": tuple(self.point_cards),
@@ -694,6 +690,13 @@ class Round:
                 **shared,
             )
         return views
+
+    def _trick_plays(self) -> tuple[PlayRecord, ...]:
+        """The current trick's plays in play order from its leader."""
+        leader, plays = self.leader, self.plays
+        if leader is None:
+            return ()
+        return tuple(PlayRecord(s, plays[s]) for s in ((leader + offset) % 4 for offset in range(4)) if s in plays)
 
     def hint(self, seat: int) -> list[Card]:
         """A sensible legal move for ``seat`` when it is its turn: the hint button and the fallback auto-play."""
