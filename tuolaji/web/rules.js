@@ -40,13 +40,15 @@ const MARKUP = /(\*\*[^*]+\*\*|`[^`]+`|\bR\d{1,2}\b)/;
 /** @type {Promise<Book>|null} */
 let loading = null;
 
-/** @returns {Promise<Book>} the book, fetched once */
+/** @returns {Promise<Book>} the book, fetched once (a failed fetch is tried again next time) */
 function loadBook() {
-  loading ??= fetch(BOOK_URL).then((answer) => {
-    if (!answer.ok) throw new Error(`rule book: HTTP ${answer.status}`);
-    return answer.json();
-  });
-  loading.catch(() => { loading = null; });
+  if (!loading) {
+    loading = fetch(BOOK_URL).then((answer) => {
+      if (!answer.ok) throw new Error(`rule book: HTTP ${answer.status}`);
+      return answer.json();
+    });
+    loading.catch(() => { loading = null; });
+  }
   return loading;
 }
 
