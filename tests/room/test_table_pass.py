@@ -53,6 +53,20 @@ def test_a_bid_reopens_the_window_for_everyone() -> None:
     assert driver.round.phase is Phase.PLAYING and driver.round.dealer == 0 and driver.round.trump is not None
 
 
+def test_a_bid_after_everyone_passed_keeps_the_window_open() -> None:
+    """The window was about to close (every seat said 不叫) when a bid came: it runs on to its end."""
+    driver = four_people_bidding()
+    opened = driver.now
+    for number in (1, 2, 3, 4):
+        driver.do(RequestPass(client(number)))
+    assert driver.armed == driver.now
+    suit, count = driver.round.bid_options(1)[0]
+    driver.do(RequestBid(client(2), suit, count))
+    assert driver.armed == opened + WINDOW_MS
+    driver.fire()
+    assert driver.round.phase is Phase.PLAYING and driver.round.dealer == 1
+
+
 def test_a_second_pass_is_refused_with_the_rule() -> None:
     driver = four_people_bidding()
     driver.do(RequestPass(client(1)))
