@@ -235,6 +235,7 @@ def test_the_rule_book_has_every_rule_in_each_language(page: Page, lang: str, te
     page.locator("#rules-open").click()
     dialog = page.locator("#rules-dialog")
     expect(dialog).to_be_visible()
+    expect(dialog.locator("#rule-R47")).to_be_attached()  # the book is fetched once, then drawn
     ids = dialog.locator(".rule").evaluate_all("els => els.map((el) => el.id.replace('rule-', ''))")
     assert ids == rule_ids_of_the_book() == [f"R{n}" for n in range(1, 48)]
     texts = dialog.locator(".rule").all_inner_texts()
@@ -272,6 +273,7 @@ def test_every_contents_link_of_the_rule_book_goes_to_its_section(page: Page) ->
     page.set_viewport_size({"width": 375, "height": 700})
     page.locator("#rules-open").click()
     dialog = page.locator("#rules-dialog")
+    expect(dialog.locator("#rule-presets")).to_be_attached()
     links = dialog.locator(".rules-contents a")
     hrefs = links.evaluate_all("els => els.map((el) => el.getAttribute('href'))")
     assert hrefs[-2:] == ["#rules/tables", "#rules/presets"] and len(hrefs) > 4
