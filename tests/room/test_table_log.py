@@ -37,6 +37,7 @@ from tuolaji.room.commands import (
     MakePublic,
     RequestAutoPlay,
     RequestBid,
+    RequestPass,
     RequestRemind,
     RequestRetract,
     Resume,
@@ -134,6 +135,9 @@ def redeals_stop_and_resume(driver: TableDriver) -> TableDriver:
     bidder = next(number for number in range(1, 5) if driver.round.bid_options(number - 1))
     suit, count = driver.round.bid_options(bidder - 1)[0]
     driver.do(RequestBid(client(bidder), suit, count))  # a person's own bid (R16)
+    for number in range(1, 5):
+        driver.do(RequestPass(client(number)))  # 不叫 from everyone closes the window at once (R19)
+    assert driver.table.deadline is not None and driver.table.deadline.at_ms == driver.table.now
     driver.run_to_turn(1)
     driver.do(Detach(client(4)))
     driver.run_to_hand_end()  # person 4 is removed (R46)
@@ -207,6 +211,7 @@ def test_the_scenarios_cover_the_log_entries_and_actions() -> None:
     assert actions == {
         "deal",
         "bid",
+        "pass",
         "close_bidding",
         "play",
         "close_review",

@@ -11,6 +11,7 @@ from tuolaji.rules import (
     TrickScore,
     Trump,
     card_points,
+    final_score,
     format_cards,
     get_preset,
     hand_result,
@@ -19,29 +20,55 @@ from tuolaji.rules import (
     score_trick,
 )
 
+R36_TABLE = [
+    (0, ("defenders", 3)),
+    (4, ("defenders", 3)),
+    (5, ("defenders", 2)),
+    (79, ("defenders", 2)),
+    (80, ("defenders", 1)),
+    (159, ("defenders", 1)),
+    (160, ("attackers", 0)),
+    (239, ("attackers", 0)),
+    (240, ("attackers", 1)),
+    (319, ("attackers", 1)),
+    (320, ("attackers", 2)),
+    (399, ("attackers", 2)),
+    (400, ("attackers", 3)),
+    (479, ("attackers", 3)),
+]
+"""R36 within 0 … 479: the same in every preset."""
 
-@pytest.mark.parametrize(
-    ("score", "result"),
-    [
-        (0, ("defenders", 3)),
-        (4, ("defenders", 3)),
-        (5, ("defenders", 2)),
-        (79, ("defenders", 2)),
-        (80, ("defenders", 1)),
-        (159, ("defenders", 1)),
-        (160, ("attackers", 0)),
-        (239, ("attackers", 0)),
-        (240, ("attackers", 1)),
-        (319, ("attackers", 1)),
-        (320, ("attackers", 2)),
-        (399, ("attackers", 2)),
-        (400, ("attackers", 3)),
-        (-30, ("defenders", 3)),  # R35 封頂: clamped to 0 … 400
-        (520, ("attackers", 3)),
-    ],
-)
-def test_r36_result_table(score: int, result: tuple[str, int]) -> None:
-    assert hand_result(score) == result
+BEYOND = [-1, -79, -80, -159, -160, -400, 480, 559, 560, 1000]
+"""Scores beyond the table's ends, which only a preset without 封頂 counts (R35, R36)."""
+GUIGANG_BEYOND = [
+    ("defenders", 3),
+    ("defenders", 3),
+    ("defenders", 4),  # seed 001: 每負80分，莊家再升一級
+    ("defenders", 4),
+    ("defenders", 5),
+    ("defenders", 8),
+    ("attackers", 4),  # seed 001: 過160分的，每80分跳一級
+    ("attackers", 4),
+    ("attackers", 5),
+    ("attackers", 10),
+]
+
+
+@pytest.mark.parametrize("preset", ["nanning", "guigang", "fourdeck"])
+def test_r36_result_table_in_every_preset(preset: str) -> None:
+    """Golden: the R36 table, and what each preset makes of scores beyond it. ``nanning`` and
+    ``fourdeck`` (seeds 000 and 002: 封頂 0 … 400, at most 3 levels) clamp; ``guigang`` (seed 001 says
+    no 封頂 and 負分照計) counts negative scores and goes on in steps of 80, with no cap."""
+    for score, result in R36_TABLE:
+        assert hand_result(score, preset) == result, score
+    for score, guigang in zip(BEYOND, GUIGANG_BEYOND, strict=True):
+        capped = ("defenders", 3) if score < 0 else ("attackers", 3)
+        assert hand_result(score, preset) == (guigang if preset == "guigang" else capped), score
+        assert final_score(score, preset) == (score if preset == "guigang" else min(max(score, 0), 400))
+
+
+def test_hand_result_defaults_to_the_capped_table() -> None:
+    assert hand_result(-30) == ("defenders", 3) and hand_result(520) == ("attackers", 3)
 
 
 def test_r35_points() -> None:
@@ -87,13 +114,14 @@ def test_presets_table() -> None:
             p.low_2233_tractor,
             p.timeouts_before_autoplay,
             p.redeal_limit_dissolves,
+            p.score_cap,
         )
         for name, p in PRESETS.items()
     }
     assert rows == {
-        "nanning": (False, 2, False, 3, False),
-        "guigang": (True, 1, True, 3, False),
-        "fourdeck": (False, 2, False, 2, True),
+        "nanning": (False, 2, False, 3, False, True),
+        "guigang": (True, 1, True, 3, False, False),
+        "fourdeck": (False, 2, False, 2, True, True),
     }
     assert all(p.name == name for name, p in PRESETS.items())
 

@@ -74,3 +74,35 @@ async def test_bid_reinforce_overturn(live_server_factory: Callable[..., LiveSer
             assert (await wait_state(client, lambda view: view["phase"] == "playing"))["view"]["bids"] == bids
     finally:
         await close_all(clients)
+
+
+async def test_pass_from_everyone_closes_a_long_window(live_server_factory: Callable[..., LiveServer]) -> None:
+    """R19: 不叫 over the socket. With a window far longer than any wait here, the hand goes on only
+    because every seat said 不叫 or could no longer bid: after one bid, the others and then the bidder
+    say 不叫 (a 不叫 after the window closed is refused naming R19), and the bid stands."""
+    server = live_server_factory(args=FAST_ARGS)
+    clients, _ = await four_at_table(server.url, {**OPTIONS, "bid_window_seconds": 600})
+    try:
+        views = [(await wait_state(client, lambda view: view["phase"] == "bidding"))["view"] for client in clients]
+        bidder = next(seat for seat, view in enumerate(views) if view["bid_options"])
+        option = views[bidder]["bid_options"][0]
+        assert (await clients[bidder].request("bid", suit=option["suit"], count=option["count"]))["type"] == "ack"
+        order = [seat for seat in range(4) if seat != bidder] + [bidder]
+        answers = {seat: await clients[seat].request("pass") for seat in order}
+        assert answers[order[0]]["type"] == "ack", answers  # the window was open for the first 不叫
+        for answer in answers.values():
+            if answer["type"] != "ack":  # the window had closed: the seats left could not bid any more
+                assert answer["code"] == "wrong_phase" and answer["rule"] == "R19", answer
+                assert answer["params"]["reason"] == "bidding_closed", answer
+        playing = await wait_state(clients[0], lambda view: view["phase"] == "playing")
+        assert playing["view"]["bid"] == {"seat": bidder, **option}
+        said = {
+            event["seat"]
+            for item in clients[0].log
+            if item["type"] == "state"
+            for event in item["events"]
+            if event["type"] == "pass"
+        }
+        assert said == {seat for seat, answer in answers.items() if answer["type"] == "ack"}  # every 不叫 is public
+    finally:
+        await close_all(clients)

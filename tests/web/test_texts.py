@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.game.helpers import hands_with, playing_round
+from tests.game.helpers import hands_with, playing_round, stacked_round
 from tests.live_server import LiveServer
 from tests.web.client import Player
-from tuolaji.cards import parse_cards
-from tuolaji.game import Bid, GameError, Play, Remind, Retract, TableOptions
+from tuolaji.cards import DECK_SIZE, parse_cards
+from tuolaji.game import Bid, DealCards, GameError, Play, Remind, Retract, TableOptions
+from tuolaji.game.actions import Pass
 from tuolaji.game.options import OptionError
 from tuolaji.rules import Trump, follow_refusal, lead_refusal
 from tuolaji.wire.inbound import ProtocolError, parse_client_message
@@ -69,6 +70,17 @@ def game_refusal(action: Any, before: list[Any] | None = None, options: TableOpt
     return error_message(error.code, str(error), None, error.rule, error.params)
 
 
+def second_pass() -> dict[str, Any]:
+    """A second 不叫 in the window after the deal (R19)."""
+    round_ = stacked_round(hands_with({}), dealer=0)
+    round_.apply(DealCards(DECK_SIZE))
+    round_.apply(Pass(2))
+    with pytest.raises(GameError) as caught:
+        round_.apply(Pass(2))
+    error = caught.value
+    return error_message(error.code, str(error), None, error.rule, error.params)
+
+
 def follow(lead: str, held: str, play: str, preset: str = "nanning", code: str = "illegal_follow") -> dict[str, Any]:
     refusal = follow_refusal(parse_cards(held) + OTHER, parse_cards(lead), parse_cards(play), T10H, preset)
     assert refusal is not None
@@ -110,6 +122,8 @@ def real_refusals() -> list[tuple[dict[str, Any], Words]]:
         (game_refusal(Remind(3), [Play(0, tuple(parse_cards("KS")))]), []),
         (game_refusal(Retract(0), [Play(0, tuple(parse_cards("KS")))]), []),
         (game_refusal(Bid(0, 0, 1)), []),
+        (game_refusal(Pass(0)), []),
+        (second_pass(), [{"zh-Hans": "不叫", "zh-Hant": "不叫", "en": "不叫"}]),
         (follow("AS AS KS KS", "3S 3S 4S 4S 9S", "3S 3S 4S 9S"), ["♠3"]),
         (follow("AS AS", "3S 3S 4S", "3S 3D"), ["♦3"]),
         (follow("AS AS AS AS", "3S 3S 8S 8S 9S 9S 9S JS", "9S 9S 9S JS"), ["♠8"]),
@@ -229,6 +243,7 @@ def test_the_rule_book_has_every_rule_in_each_language(page: Page, lang: str, te
     page.locator("#rules-open").click()
     dialog = page.locator("#rules-dialog")
     expect(dialog).to_be_visible()
+    expect(dialog.locator("#rule-R47")).to_be_attached()  # the book is fetched once, then drawn
     ids = dialog.locator(".rule").evaluate_all("els => els.map((el) => el.id.replace('rule-', ''))")
     assert ids == rule_ids_of_the_book() == [f"R{n}" for n in range(1, 48)]
     texts = dialog.locator(".rule").all_inner_texts()
@@ -266,6 +281,7 @@ def test_every_contents_link_of_the_rule_book_goes_to_its_section(page: Page) ->
     page.set_viewport_size({"width": 375, "height": 700})
     page.locator("#rules-open").click()
     dialog = page.locator("#rules-dialog")
+    expect(dialog.locator("#rule-presets")).to_be_attached()
     links = dialog.locator(".rules-contents a")
     hrefs = links.evaluate_all("els => els.map((el) => el.getAttribute('href'))")
     assert hrefs[-2:] == ["#rules/tables", "#rules/presets"] and len(hrefs) > 4

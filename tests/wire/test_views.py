@@ -48,7 +48,7 @@ def decode(data: dict[str, Any]) -> SeatView:
         "bid_options": tuple((SUITS.index(option["suit"]), option["count"]) for option in data["bid_options"]),
         "result": None if result is None else RoundResult(**{**result, "cheaters": tuple(result["cheaters"])}),
     }
-    for name in ("hand_sizes", "retraction_points", "autoplay", "timeouts"):
+    for name in ("passes", "hand_sizes", "retraction_points", "autoplay", "timeouts"):
         fields[name] = tuple(data[name])
     for name in ("tricks_played", "last_trick"):
         del fields[name]

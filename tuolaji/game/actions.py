@@ -37,6 +37,15 @@ class Bid:
 
 
 @dataclass(frozen=True)
+class Pass:
+    """Say 不叫 in the bid window after the deal: ``seat`` makes no bid unless the standing bid changes.
+    The window closes as soon as every seat has said 不叫 or has no bid left to make (R19)."""
+
+    seat: int
+    type: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True)
 class CloseBidding:
     """System: the bid window is over (R19–R20)."""
 
@@ -105,13 +114,14 @@ class Escape:
     type: ClassVar[str] = "escape"
 
 
-Action = DealCards | Bid | CloseBidding | Play | Remind | Retract | CloseReview | Timeout | SetAutoPlay | Escape
+Action = DealCards | Bid | Pass | CloseBidding | Play | Remind | Retract | CloseReview | Timeout | SetAutoPlay | Escape
 SYSTEM_ACTIONS = (DealCards, CloseBidding, CloseReview, Timeout, Escape)
 _BY_TYPE: dict[str, type[Action]] = {
     cls.type: cls
     for cls in (
         DealCards,
         Bid,
+        Pass,
         CloseBidding,
         Play,
         Remind,

@@ -7,10 +7,10 @@ with an action, or None. Nothing here reads a clock; the server decides *when* t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
-from tuolaji.game.actions import Action, Bid, CloseBidding, CloseReview, DealCards, Play
+from tuolaji.game.actions import Action, Bid, CloseBidding, CloseReview, DealCards, Pass, Play
 from tuolaji.game.round import Phase, Round
 from tuolaji.game.view import Event, SeatView
 
@@ -55,6 +55,19 @@ def poll_bids(
         if not placed:
             break
     return applied
+
+
+def pass_the_rest(round_: Round, seats: Iterable[int]) -> list[tuple[Pass, list[Event]]]:
+    """In the window after the deal, each of ``seats`` that could still bid says 不叫 (R19): for the
+    seats of bots and 託管 after :func:`poll_bids`, whose choosers then wanted no bid. A seat with
+    no bid left to make, or that said 不叫 already, says nothing. Returns each pass with its events."""
+    if round_.phase is not Phase.BIDDING:
+        return []
+    return [
+        (action, round_.apply(action))
+        for action in (Pass(seat) for seat in seats)
+        if not round_.passed(action.seat) and round_.bid_options(action.seat)
+    ]
 
 
 def deal_and_bid(

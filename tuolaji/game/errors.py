@@ -71,6 +71,6 @@ class BadBid(GameError):
 
 
 class NotAllowed(GameError):
-    """A remind or retract the rules do not allow now (R30, R31)."""
+    """A remind, retract or second 不叫 the rules do not allow now (R19, R30, R31)."""
 
     code = "not_allowed"

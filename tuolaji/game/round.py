@@ -21,6 +21,7 @@ from tuolaji.game.actions import (
     CloseReview,
     DealCards,
     Escape,
+    Pass,
     Play,
     Remind,
     Retract,
@@ -45,6 +46,7 @@ from tuolaji.rules import (
     Refusal,
     Trump,
     card_strings,
+    final_score,
     follow_refusal,
     get_preset,
     hand_result,
@@ -59,8 +61,6 @@ CHEAT_FLAG_POINTS = 200
 """R32: retractions over this many points flag a player as cheating."""
 CHEAT_DISSOLVE_POINTS = 400
 """R32: retractions over this many points stop the hand and dissolve the table."""
-MAX_SCORE = 400
-"""R35 封頂."""
 
 
 class Phase(StrEnum):
@@ -159,6 +159,8 @@ class Round:
         self.dealer: int | None = setup.dealer
         self.bids: list[BidRecord] = []
         """Every accepted bid (R16), 加固 (R17) and 反主 (R18) of this round in order; the last one stands."""
+        self._passed: set[int] = set()
+        """The seats that said 不叫 in the window after the deal since the standing bid was made (R19)."""
         self.trump: Trump | None = None
         self.phase = Phase.DEALING
         self.leader: int | None = None
@@ -232,10 +234,23 @@ class Round:
             options.extend((suit, count) for count in range(low, held[suit] + 1))
         return options
 
+    def passed(self, seat: int) -> bool:
+        """Whether ``seat`` said 不叫 since the standing bid was made (R19)."""
+        return seat in self._passed
+
+    @property
+    def bidding_settled(self) -> bool:
+        """Whether the window after the deal may close now: every seat has said 不叫 since the standing
+        bid was made or has no bid left to make (R19; docs/RULES-NOTES.md). Bids and passes only ever
+        happen in this round's actions, so a record that closed the window by the clock replays the same."""
+        return self.phase is Phase.BIDDING and all(
+            seat in self._passed or not self.bid_options(seat) for seat in range(4)
+        )
+
     def score(self) -> int:
-        """The attackers' score so far (R35): card points, 摳底, retractions, clamped to 0…400."""
-        raw = self.card_points + self.last_trick_value + self._penalty()
-        return max(0, min(MAX_SCORE, raw))
+        """The attackers' score so far (R35): card points, 摳底, retractions; clamped to 0…400 (封頂)
+        unless the preset counts the score as it comes (``guigang``)."""
+        return final_score(self.card_points + self.last_trick_value + self._penalty(), self.preset)
 
     def _penalty(self) -> int:
         attackers = self.attackers
@@ -261,6 +276,8 @@ class Round:
                 events = self._deal(action)
             case Bid():
                 events = self._bid(action)
+            case Pass():
+                events = self._pass(action)
             case CloseBidding():
                 events = self._close_bidding()
             case Play():
@@ -335,7 +352,27 @@ class Round:
                     },
                 )
         self.bids.append(BidRecord(seat, suit, count))
+        self._passed.clear()
         return [Event("bid", {"seat": seat, "suit": suit, "count": count, "kind": kind})]
+
+    def _pass(self, action: Pass) -> list[Event]:
+        seat = action.seat
+        name = f"seat {seat} pass (不叫)"
+        base = _params(action, rule="R19")
+        if self.phase is Phase.DEALING:
+            raise WrongPhase(
+                f"{name}: 不叫 is said in the window after the deal ({self.dealt} of 216 dealt, R19)",
+                {**base, "reason": "deal_not_finished", "dealt": self.dealt},
+            )
+        if self.phase is not Phase.BIDDING:
+            raise WrongPhase(f"{name}: bidding is closed (R19)", {**base, "reason": "bidding_closed"})
+        if seat in self._passed:
+            raise NotAllowed(
+                f"{name}: you said 不叫 already; the window closes when every seat has (R19)",
+                {**base, "reason": "already_passed"},
+            )
+        self._passed.add(seat)
+        return [Event("pass", {"seat": seat})]
 
     def _close_bidding(self) -> list[Event]:
         if self.phase is not Phase.BIDDING:
@@ -544,7 +581,7 @@ class Round:
     def _finish_played(self) -> list[Event]:
         assert self.dealer is not None
         score = self.score()
-        winner, levels = hand_result(score)
+        winner, levels = hand_result(score, self.preset)
         attackers = 1 - team_of(self.dealer)
         return self._finish(
             RoundResult(
@@ -609,16 +646,13 @@ class Round:
             "first_hand": self.setup.first_hand,
             "bid": self.bid,
             "bids": tuple(self.bids),
+            "passes": tuple(seat in self._passed for seat in range(4)),
             "trump_suit": self.trump.suit if self.trump else None,
             "hand_sizes": tuple(len(cards) for cards in self.hands),
             "cards_dealt": self.dealt,
             "to_move": to_move,
             "leader": leader,
-            "trick": tuple(
-                PlayRecord(s, plays[s]) for s in ((leader + offset) % 4 for offset in range(4)) if s in plays
-            )
-            if leader is not None
-            else (),
+            "trick": self._trick_plays(),
             "tricks": tuple(self.tricks),
             "attackers_points": self.score(),
             "point_cards": tuple(self.point_cards),
@@ -656,6 +690,13 @@ class Round:
                 **shared,
             )
         return views
+
+    def _trick_plays(self) -> tuple[PlayRecord, ...]:
+        """The current trick's plays in play order from its leader."""
+        leader, plays = self.leader, self.plays
+        if leader is None:
+            return ()
+        return tuple(PlayRecord(s, plays[s]) for s in ((leader + offset) % 4 for offset in range(4)) if s in plays)
 
     def hint(self, seat: int) -> list[Card]:
         """A sensible legal move for ``seat`` when it is its turn: the hint button and the fallback auto-play."""

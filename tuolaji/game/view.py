@@ -71,9 +71,9 @@ class RoundResult:
     ``kind``: ``played`` (to the last card), ``laogai`` (R34), ``redeal`` (R20), ``escape`` (R43)
     or ``dissolved`` (R32: retractions over 400). ``winner`` is ``defenders``/``attackers`` and
     ``winning_team`` 0 (seats 0, 2) or 1 (seats 1, 3) when a team won; ``levels`` its level gain.
-    ``score`` is the attackers' final score (R35, clamped); ``card_points`` the face points they
-    took; ``last_trick`` the 摳底 value added (negative for 反摳); ``penalty`` the net retraction
-    change. ``cheaters`` lists seats flagged by R32; ``escaped`` the seat that left.
+    ``score`` is the attackers' final score (R35: clamped to 0 … 400 unless the preset has no 封頂);
+    ``card_points`` the face points they took; ``last_trick`` the 摳底 value added (negative for 反摳);
+    ``penalty`` the net retraction change. ``cheaters`` lists seats flagged by R32; ``escaped`` the seat that left.
     """
 
     kind: str
@@ -106,6 +106,8 @@ class SeatView:
     bid: BidRecord | None
     bids: tuple[BidRecord, ...]
     """Every accepted bid of this round, oldest first (R16–R18: bids are public); ``bid`` is the last one."""
+    passes: tuple[bool, ...]
+    """Seat by seat, whether it said 不叫 in the window after the deal since the standing bid was made (R19)."""
     trump_suit: int | None
     hand: tuple[Card, ...]
     hand_sizes: tuple[int, ...]

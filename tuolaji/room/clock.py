@@ -16,6 +16,8 @@ class Clock:
         self._slow_bots = slow_bots
         self._auto = False
         """Whether the turn clock runs for a seat that moves by itself (a bot's delay, not a turn's time)."""
+        self._window_end = 0
+        """When the bid window after the deal ends by its time (R19)."""
         self._left_at_play: dict[int, int] = {}
         """The time each seat had left on its turn when it last played (R31: a later retraction gives it back)."""
 
@@ -46,8 +48,12 @@ class Clock:
             if kind != "deal":
                 self.set("deal", None, data.options.deal_interval_ms)
         elif phase is Phase.BIDDING:
-            if kind != "bid":
-                self.set("bid", None, data.options.bid_window_seconds * 1000)
+            if kind != "bid":  # the window after the deal opens (R19)
+                self._window_end = data.now + round(data.options.bid_window_seconds * 1000)
+            # R19: it closes at once when every seat said 不叫 or has no bid left; a bid reopens it
+            end = data.now if round_.bidding_settled else self._window_end
+            if deadline is None or kind != "bid" or deadline.at_ms != end:
+                self.set("bid", None, end - data.now)
         elif phase is Phase.PLAYING:
             seat = round_.to_move
             auto = seat is not None and data.is_auto(seat)

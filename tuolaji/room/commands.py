@@ -134,6 +134,14 @@ class RequestBid:
 
 
 @dataclass(frozen=True)
+class RequestPass:
+    """``client``'s player says 不叫 in the bid window after the deal (R19)."""
+
+    client: str
+    ref: str | int | None = None
+
+
+@dataclass(frozen=True)
 class RequestPlay:
     """A lead or follow; ``confirmed`` answers a ``confirm_laogai`` refusal (``warn_wrong_follow`` tables)."""
 
@@ -240,6 +248,7 @@ Command = (
     | RemoveBot
     | Start
     | RequestBid
+    | RequestPass
     | RequestPlay
     | RequestRemind
     | RequestRetract

@@ -3,10 +3,11 @@ clock and is broadcast, whoever makes it (a person, a bot, 託管, the clock).""
 
 from __future__ import annotations
 
-from tuolaji.game.actions import Action, Bid, Play
-from tuolaji.game.driver import poll_bids
+from tuolaji.game.actions import Action, Bid, Play, SetAutoPlay
+from tuolaji.game.driver import pass_the_rest, poll_bids
 from tuolaji.game.errors import GameError
 from tuolaji.game.round import Phase
+from tuolaji.game.view import Event
 from tuolaji.room.clock import Clock
 from tuolaji.room.entries import RoundBegun, SeatRecord
 from tuolaji.room.journal import Journal
@@ -56,6 +57,10 @@ class Moves:
         self._outbox.broadcast(events, skip)
         if any(event.type == "autoplay" for event in events):
             self._outbox.changed(skip)
+        if isinstance(action, SetAutoPlay) and action.on:
+            round_ = self._data.round
+            if round_ is not None and round_.phase is Phase.BIDDING:
+                self.auto_bids()  # R45: a seat gone to 託管 in the bid window bids or says 不叫 at once
 
     def request(self, action: Action, need_round: bool = True) -> None:
         """A person's ``action``; :class:`~tuolaji.room.state.Refused` if the round refuses it
@@ -90,16 +95,19 @@ class Moves:
             raise Refused("confirm_laogai", refusal.message, refusal.rule, {**params, **refusal.to_params()})
 
     def auto_bids(self) -> None:
-        """Bots and 託管 seats bid on what they hold now (R16–R18), through the one driver; each bid
-        is logged like any action (the driver applied it to the round already)."""
+        """Bots and 託管 seats bid on what they hold now (R16–R18) and, once the deal is over, say
+        不叫 at once when they want no bid (R19), through the one driver; each bid and pass is logged
+        like any action (the driver applied it to the round already). The clock closes the window
+        when every seat is done (:meth:`~tuolaji.room.clock.Clock.arm`)."""
         data = self._data
         round_ = data.round
         assert round_ is not None
         choosers = [data.choosers[seat] if data.is_auto(seat) else None for seat in range(4)]
-        placed = poll_bids(round_, choosers)
+        placed: list[tuple[Action, list[Event]]] = [*poll_bids(round_, choosers)]
+        placed += pass_the_rest(round_, (seat for seat in range(4) if choosers[seat] is not None))
         if not placed:
             return
-        for bid, _ in placed:
-            self._journal.log_action(bid)
+        for action, _ in placed:
+            self._journal.log_action(action)
         self._clock.arm()
         self._outbox.broadcast([event for _, events in placed for event in events])

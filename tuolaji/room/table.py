@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from tuolaji.game.actions import Bid, Play, Remind, Retract, SetAutoPlay
+from tuolaji.game.actions import Bid, Pass, Play, Remind, Retract, SetAutoPlay
 from tuolaji.game.options import TableOptions
 from tuolaji.game.round import Phase
 from tuolaji.room.autoplay import AutoPlayer, legal_play
@@ -52,6 +52,7 @@ from tuolaji.room.commands import (
     RemoveBot,
     RequestAutoPlay,
     RequestBid,
+    RequestPass,
     RequestPlay,
     RequestRemind,
     RequestRetract,
@@ -180,6 +181,8 @@ class Table(TableData):
                 seating.make_public(client)
             case RequestBid(client, suit, count):
                 moves.request(Bid(self.seated(client), suit, count))
+            case RequestPass(client):
+                moves.request(Pass(self.seated(client)))
             case RequestPlay(client, cards, confirmed):
                 play = Play(self.seated(client), cards)
                 moves.confirm_laogai(play, confirmed)

@@ -13,7 +13,7 @@ from .lead_choice import random_valid_lead
 from .pattern import Pattern
 from .presets import PRESETS, Preset, PresetLike, get_preset
 from .refusal import Refusal, card_strings, class_code
-from .scoring import TrickScore, hand_result, kou_di_multiplier, score_trick
+from .scoring import TrickScore, final_score, hand_result, kou_di_multiplier, score_trick
 from .trick import trick_winner
 from .trump import CLASS_NAMES, TRUMP_CLASS, Trump
 
@@ -34,6 +34,7 @@ __all__ = [
     "classify",
     "explain_follow",
     "explain_lead",
+    "final_score",
     "follow_refusal",
     "format_cards",
     "get_preset",

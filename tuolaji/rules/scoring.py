@@ -14,7 +14,9 @@ from .trick import trick_winner
 from .trump import Trump
 
 MAX_SCORE: Final = 400
-"""All the points of four decks (R35); the score is clamped to 0 … 400 (封頂)."""
+"""All the points of four decks (R35); with the preset's 封頂 the score is clamped to 0 … 400."""
+LEVEL_STEP: Final = 80
+"""R36: every 80 points is one level (seed 001: 過160分的，每80分跳一級; 每負80分，莊家再升一級)."""
 
 # (lowest score, winning side, levels), highest band first (R36).
 _BANDS: Final = (
@@ -28,13 +30,25 @@ _BANDS: Final = (
 )
 
 
-def hand_result(score: int) -> tuple[str, int]:
-    """``("defenders", 1..3)`` or ``("attackers", 0..3)`` for the attackers' final score (R36).
+def final_score(score: int, preset: PresetLike = "nanning") -> int:
+    """The attackers' score as it counts (R35): clamped to 0 … 400 (封頂) when the preset caps it,
+    else as it is (``guigang``, seed 001: negative scores count)."""
+    return min(max(score, 0), MAX_SCORE) if get_preset(preset).score_cap else score
 
-    The score is first clamped to 0 … 400 (R35 封頂). ``("attackers", 0)`` means the attackers take
-    over the deal with no level change (上台).
+
+def hand_result(score: int, preset: PresetLike = "nanning") -> tuple[str, int]:
+    """``("defenders", 1..)`` or ``("attackers", 0..)`` for the attackers' final score (R36).
+
+    With the preset's 封頂 (``nanning``, ``fourdeck``) the score is first clamped to 0 … 400, so a
+    hand moves at most 3 levels. Without it (``guigang``) the table goes on in steps of 80: from 480
+    the attackers gain 4, from 560 5, …; at −80 and below the defenders gain 4, at −160 5, …
+    ``("attackers", 0)`` means the attackers take over the deal with no level change (上台).
     """
-    score = min(max(score, 0), MAX_SCORE)
+    score = final_score(score, preset)
+    if score >= MAX_SCORE:
+        return "attackers", 3 + (score - MAX_SCORE) // LEVEL_STEP
+    if score < 0:
+        return "defenders", 3 + -score // LEVEL_STEP
     return next((side, levels) for lowest, side, levels in _BANDS if score >= lowest)
 
 

@@ -106,7 +106,7 @@ def print_hand(record: dict[str, Any], out: TextIO) -> None:
                     f"trick {tricks:2}: {plays}  → {SEAT_NAMES[trick['winner']]} "
                     f"({trick['points']} pts{extra}; score {data['score']})"
                 )
-            elif kind in ("retract", "remind", "timeout", "autoplay", "laogai", "laogai_retract"):
+            elif kind in ("pass", "retract", "remind", "timeout", "autoplay", "laogai", "laogai_retract"):
                 details = {key: value for key, value in data.items() if key != "type"}
                 write(f"  {kind}: {details}")
             elif kind == "round_over":

@@ -79,6 +79,7 @@ const lobby = new LobbyView($("table-list"), {
 });
 const tableView = new TableView($("table-screen"), {
   bid: (suit, count) => socket.send("bid", { suit, count }),
+  pass: () => socket.send("pass"),
   play: (cards) => sendPlay(cards, false),
   remind: () => socket.send("remind"),
   retract: () => socket.send("retract"),

@@ -128,6 +128,7 @@ addStrings({
   "e.not_allowed": ["现在不能这样做。", "現在不能這樣做。", "That is not allowed now."],
   "e.not_allowed.partner_not_followed": ["对家跟牌以后才能提醒，不能提醒领牌者。", "對家跟牌以後才能提醒，不能提醒領牌者。", "You may remind your partner only after they followed; the leader cannot be reminded."],
   "e.not_allowed.already_reminded": ["这一轮已经提醒过对家了。", "這一輪已經提醒過對家了。", "You already reminded your partner in this trick."],
+  "e.not_allowed.already_passed": ["你已经说了不叫；其他人都说了不叫或叫不了，叫牌就结束。", "你已經說了不叫；其他人都說了不叫或叫不了，叫牌就結束。", "You already passed (不叫); bidding ends once everyone has passed or cannot bid."],
   "e.not_allowed.not_follower": ["只有这一轮已经跟牌的人才能撤牌，领牌者不能撤牌。", "只有這一輪已經跟牌的人才能撤牌，領牌者不能撤牌。", "Only a follower who has played in this trick may retract (撤牌); the leader cannot."],
   "e.illegal_action": ["不能这样做。", "不能這樣做。", "That is not allowed."],
   "e.confirm_laogai": ["这样跟牌不合规则。", "這樣跟牌不合規則。", "That follow breaks the rules."],

@@ -77,6 +77,7 @@ const STRINGS = {
   bid_show: ["亮 {bid}", "亮 {bid}", "Bid {bid}"],
   bid_reinforce: ["加固 {bid}", "加固 {bid}", "Reinforce {bid}"],
   bid_overturn: ["反主 {bid}", "反主 {bid}", "Overturn {bid}"],
+  bid_pass: ["不叫", "不叫", "Pass (不叫)"],
   dealing: ["发牌中 {n}/216", "發牌中 {n}/216", "Dealing {n}/216"],
   bidding_window: ["叫主中…", "叫主中…", "Bidding…"],
   attackers_points: ["闲家得分", "閒家得分", "Attackers"],

@@ -35,6 +35,7 @@ const PHRASE_MS = 4000;
  * @typedef {{leader: number, plays: PlayRecord[], winner: number, points: number, multiplier: number}} TrickRecord
  * @typedef {{seat: number|null, phase: string, level: string, dealer: number|null, first_hand: boolean,
  *   bid: {seat: number, suit: string, count: number}|null, bids?: {seat: number, suit: string, count: number}[],
+ *   passes?: boolean[],
  *   trump_suit: string|null, hand: string[], hand_sizes: number[],
  *   cards_dealt: number, to_move: number|null, leader: number|null, trick: PlayRecord[],
  *   tricks_played: number, last_trick: TrickRecord|null, tricks?: TrickRecord[],
@@ -43,7 +44,7 @@ const PHRASE_MS = 4000;
  *   hint: string[], result: any, preset: string, illegal_follow: string}} SeatView
  * @typedef {{kind: string, seat: number|null, deadline: number, total: number}} Clock  deadline: performance.now() ms
  * @typedef {{summary: TableSummary|null, seat: number|null, view: SeatView|null, clock: Clock|null}} TableModel
- * @typedef {{bid: (suit: string, count: number) => void, play: (cards: string[]) => void, remind: () => void,
+ * @typedef {{bid: (suit: string, count: number) => void, pass: () => void, play: (cards: string[]) => void, remind: () => void,
  *   retract: () => void, autoplay: (on: boolean) => void, leave: () => void, start: () => void,
  *   addBot: (seat: number) => void, join: (seat: number) => void, invite: () => void, phrases: () => void}} TableHandlers
  */
@@ -469,6 +470,11 @@ export class TableView {
         onclick: () => this.handlers.bid(option.suit, option.count),
         dataset: { action: "bid", suit: option.suit, count: String(option.count) },
       }, t(key, { bid: bidLabel(option) })));
+    }
+    // R19: after the deal, 不叫 closes the window once every seat has said it or cannot bid.
+    if (view.phase === "bidding" && view.bid_options.length && seat !== null && !view.passes?.[seat]) {
+      this.bids.append(h("button.bid-pass", { onclick: () => this.handlers.pass(), dataset: { action: "pass" } },
+        t("bid_pass")));
     }
   }
 

@@ -22,6 +22,7 @@ from tuolaji.room.commands import (
     RemoveBot,
     RequestAutoPlay,
     RequestBid,
+    RequestPass,
     RequestPlay,
     RequestRemind,
     RequestRetract,
@@ -210,6 +211,7 @@ SCHEMAS: Final[dict[str, MessageType]] = {
         {"suit": (suit_field, True), "count": (_integer(1, 4), True)},
         lambda client, f, ref: RequestBid(client, f["suit"], f["count"], ref),
     ),
+    "pass": MessageType({}, lambda client, f, ref: RequestPass(client, ref)),
     "play": MessageType(
         {"cards": (cards_field, True), "laogai": (bool_field, False)},
         lambda client, f, ref: RequestPlay(client, f["cards"], f.get("laogai", False), ref),

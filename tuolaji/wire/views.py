@@ -32,7 +32,7 @@ _QUOTED: Final = tuple(f'"{name}"' for name in _NAMES)
 
 _PUBLIC_FIELDS: Final = frozenset(
     {
-        "phase", "level", "dealer", "first_hand", "bid", "bids", "trump_suit", "hand_sizes", "cards_dealt",
+        "phase", "level", "dealer", "first_hand", "bid", "bids", "passes", "trump_suit", "hand_sizes", "cards_dealt",
         "to_move", "leader", "trick", "tricks", "attackers_points", "point_cards", "retraction_points", "autoplay",
         "timeouts", "result", "preset", "illegal_follow",
     }
@@ -66,6 +66,7 @@ def _public_fields(view: SeatView) -> dict[str, Any]:
         "first_hand": view.first_hand,
         "bid": _bid(view.bid) if view.bid is not None else None,
         "bids": [_bid(bid) for bid in view.bids],
+        "passes": list(view.passes),
         "trump_suit": SUITS[view.trump_suit] if view.trump_suit is not None else None,
         "hand_sizes": list(view.hand_sizes),
         "cards_dealt": view.cards_dealt,
