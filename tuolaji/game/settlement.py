@@ -128,13 +128,19 @@ def settle(result: RoundResult, balances: Sequence[Balance]) -> list[Change]:
     return changes
 
 
+def escape_loss(escaper: Balance) -> Change:
+    """What escaping from a hand costs an account of balance ``escaper`` (R43): 6× its own bases,
+    floored at what it holds (R40); both figures are 0 or negative. The client asks before it leaves
+    with these figures (docs/PROTOCOL.md, ``escape_cost``)."""
+    return _loss(escaper, ESCAPE_LOSS_FACTOR * escaper.point_base, ESCAPE_LOSS_FACTOR * escaper.silver_base)
+
+
 def _settle_escape(escaped: int, balances: Sequence[Balance]) -> list[Change]:
     """R43 as a transfer (docs/RULES-NOTES.md, Economy): the escaper loses 6× own bases (floored at
     0, R40), and each opponent gains half of what the escaper actually lost, rounded down: 3× the
     escaper's bases when the escaper could pay in full, less when not, nothing from a broke escaper.
     The opponents together never gain more than the escaper lost; the partner is unchanged."""
-    escaper = balances[escaped]
-    lost = _loss(escaper, ESCAPE_LOSS_FACTOR * escaper.point_base, ESCAPE_LOSS_FACTOR * escaper.silver_base)
+    lost = escape_loss(balances[escaped])
     share = Change(-lost.points // ESCAPE_SHARES, -lost.silver // ESCAPE_SHARES)
     changes = []
     for seat in range(len(balances)):

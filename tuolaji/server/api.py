@@ -20,7 +20,9 @@ from tuolaji.server.api_accounts import AccountsApi
 from tuolaji.server.api_records import RecordsApi
 from tuolaji.server.feed import LobbyFeed
 from tuolaji.server.http_io import Handler, error_response, guarded
+from tuolaji.server.listing import invitation
 from tuolaji.server.services import Services
+from tuolaji.wire.inbound import INVITE_CODE
 from tuolaji.wire.outbound import PROTOCOL_VERSION
 
 
@@ -50,6 +52,7 @@ class Api:
             "leaderboard": records.leaderboard,
             "hand": records.hand,
             "tables": self.tables,
+            "invite": self.invite,
         }
 
     async def health(self, request: Request) -> Response:
@@ -75,6 +78,16 @@ class Api:
         """``GET /api/tables``: the open tables."""
         return JSONResponse({"tables": self.feed.table_list()})
 
+    async def invite(self, request: Request) -> Response:
+        """``GET /api/invites/{code}``: who invites to which table (number and inviter's nickname),
+        for the landing page of an invite link; 404 ``not_found`` for a code no open table has."""
+        code = str(request.path_params["code"])
+        table_id = self.feed.invites.table_of(code) if INVITE_CODE.fullmatch(code) else None
+        summary = self.feed.summaries.get(table_id) if table_id is not None else None
+        if summary is None:
+            return error_response(404, "not_found", "no open table has this invite code")
+        return JSONResponse(invitation(summary))
+
 
 ROUTES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("/api/health", "health", ("GET",)),
@@ -90,6 +103,7 @@ ROUTES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("/api/leaderboard", "leaderboard", ("GET",)),
     ("/api/hands/{id:str}", "hand", ("GET",)),
     ("/api/tables", "tables", ("GET",)),
+    ("/api/invites/{code:str}", "invite", ("GET",)),
 )
 """Every endpoint: path, route name (:meth:`Api.handlers`), methods."""
 
