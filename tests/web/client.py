@@ -15,6 +15,17 @@ FAST_OPTIONS = {
 }
 """Table options that make a hand against bots finish quickly (the person still has time to think)."""
 
+GUEST_NAME = re.compile(r"^(遊客|游客|Guest )(\d{4,})$")
+"""How the page shows a guest (the server names it guest-0042): 遊客0042, 游客0042 or Guest 0042."""
+
+
+def guest_number(name: str) -> str:
+    """The number in a guest's shown name, in whatever language (to compare one person across pages)."""
+    match = re.search(r"\d{4,}", name)
+    assert match is not None, name
+    return match.group(0)
+
+
 MY_TURN_OR_END = """() => {
   const table = document.querySelector('#table-screen');
   return table.dataset.myTurn === 'true' || document.querySelector('#settle-dialog').open;
@@ -45,7 +56,7 @@ class Player:
         self.page.goto(self.base_url)
         self.page.locator("#guest").click()
         expect(self.page.locator("#lobby-screen")).to_be_visible()
-        expect(self.page.locator("#me-nick")).to_have_text(re.compile(r"^guest-"))
+        expect(self.page.locator("#me-nick")).to_have_text(GUEST_NAME)
 
     def fill_create_form(self, illegal_follow: str = "laogai", warn: bool = False, **options: str) -> Locator:
         """Open the create-table dialog and fill it: fast timers (``options`` override them), the 勞改 mode and

@@ -131,3 +131,12 @@ export function leaderboard(by, page) {
 export function profile(accountId) {
   return request("GET", `/api/accounts/${accountId}/profile`);
 }
+
+/**
+ * Who invites to which table with an invite code (PROTOCOL.md §2.6): for the landing page before sign-in.
+ * @param {string} code
+ * @returns {Promise<{number: number, inviter: string|null}>} (404 `not_found`: no open table has the code)
+ */
+export function invitation(code) {
+  return request("GET", `/api/invites/${encodeURIComponent(code)}`);
+}
