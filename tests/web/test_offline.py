@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, WebSocketRoute, expect
+from playwright.sync_api import Browser, BrowserContext, ViewportSize, WebSocketRoute, expect
 
 from tests.live_server import LiveServer, free_port
 from tests.web.client import Player
@@ -17,7 +17,7 @@ from tests.web.layout import layout_problems
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 375, "height": 812}
+PHONE: ViewportSize = {"width": 375, "height": 812}
 
 
 def test_moves_during_a_restart_are_held_or_said_and_a_spectator_comes_back(

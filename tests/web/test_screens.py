@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 from tests.live_server import LiveServer
 from tests.web.client import GUEST_NAME, Player, guest_number
@@ -31,7 +31,7 @@ def server(live_server_factory: Callable[..., LiveServer]) -> LiveServer:
 
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-PHONE = {"width": 375, "height": 812}
+PHONE: ViewportSize = {"width": 375, "height": 812}
 HEAR_ANIMATIONS = """() => {
   window.__animations = [];
   document.addEventListener('animationstart', (event) => window.__animations.push(event.animationName));
