@@ -147,7 +147,7 @@ def test_an_invite_link_seats_a_new_guest_and_phrases_show_mute_and_slow_down(
     # The creator lists the table: Carol sees it in her lobby now.
     a.locator("[data-action=invite]").click()
     a.locator("[data-action=make-public]").click()
-    expect(a.locator("#toast")).to_contain_text("已公開到大廳")
+    expect(a.locator(".status-line")).to_contain_text("已公開到大廳")
     expect(a.locator("[data-action=invite]")).to_have_count(0)
     expect(carol.page.locator("#table-list .table-item")).to_have_count(1)
 

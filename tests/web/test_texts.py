@@ -144,6 +144,8 @@ SERVER_REFUSALS: list[tuple[dict[str, Any], Words]] = [
     ({"code": "lobby_full", "params": {"limit": 10}}, ["10"]),
     ({"code": "rate_limited", "params": {"reason": "joins", "seconds": 42}}, ["42"]),
     ({"code": "escape_cooldown", "params": {"seconds": 61, "rule": "R43"}}, ["61"]),
+    ({"code": "would_escape", "params": {"rule": "R43", "points": 12, "silver": 48}}, ["48", "12"]),
+    ({"code": "not_allowed", "params": {"reason": "system_play", "rule": "R31", "action": "retract", "seat": 1}}, []),
 ]
 
 

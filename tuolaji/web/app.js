@@ -142,6 +142,16 @@ const profileView = new ProfileView($("profile-screen"), {
   },
 });
 
+/**
+ * Say something briefly: at the table in its status line (never over the buttons), elsewhere as a toast.
+ * @param {string} text
+ * @param {"info"|"error"} [kind]
+ */
+function say(text, kind = "info") {
+  if (state.screen === "table-screen") tableView.notice(text, kind);
+  else toast(text, kind);
+}
+
 /** @param {unknown} error an HTTP refusal or a network failure: said in the reader's language */
 function failed(error) {
   toast(httpErrorText(error), "error");
@@ -212,7 +222,7 @@ function openTableInvite() {
   if (!summary?.invite) return;
   const creator = summary.creator === state.account?.id && state.table.seat !== null;
   openInvite(/** @type {HTMLDialogElement} */ ($("invite-dialog")), {
-    code: summary.invite, creator, publish: () => socket.send("make_public"), copied: () => toast(t("invite_copied")),
+    code: summary.invite, creator, publish: () => socket.send("make_public"), copied: () => say(t("invite_copied")),
   });
 }
 
@@ -332,7 +342,7 @@ function onMessage(msg) {
       break;
     case "table":
       if (state.table.summary?.id === msg.table.id && state.table.summary?.private && !msg.table.private) {
-        toast(t("made_public"));
+        say(t("made_public"));
       }
       state.table.summary = msg.table;
       if (state.summaryAtStart === null) {
@@ -504,7 +514,7 @@ async function onError(msg) {
     return;
   }
   if (msg.code === "session_replaced") {
-    toast(t("session_replaced"), "error");
+    say(t("session_replaced"), "error");
     return;
   }
   if (state.screen === "table-screen") tableView.showError(msg);

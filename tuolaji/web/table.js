@@ -45,8 +45,8 @@ const PHRASE_MS = 4000;
 const NOTICE_MS = 4000;
 /** How long the felt shows a trick being taken (ms; the CSS animation is as long). */
 const TAKE_MS = 600;
-/** Where the plays of a taken trick move: toward the winner's side of the felt (CSS px). */
-const TAKE_OFFSETS = { bottom: [0, 28], right: [36, 0], top: [0, -28], left: [-36, 0] };
+/** Where the plays of a taken trick shrink to: the side of their box toward the winner (a CSS transform-origin). */
+const TAKE_ORIGINS = { bottom: "50% 100%", right: "100% 50%", top: "50% 0%", left: "0% 50%" };
 
 /**
  * @typedef {{seat: number, kind: "human"|"bot"|"empty", account: {id: number, nickname: string, rank: string, wealth: string}|null,
@@ -273,6 +273,7 @@ export class TableView {
    * @param {number} [ms]
    */
   notice(text, kind = "info", ms = NOTICE_MS) {
+    this.error = null; // the newer word wins
     this.shownNotice = { text, kind, until: performance.now() + ms };
     this.#renderStatus();
   }
@@ -483,6 +484,8 @@ export class TableView {
       mode = "settled";
     }
     const taking = mode === "settled" && this.#taking() && winner !== null;
+    // Once the current trick shows (my turn came), the last one is not brought back to finish its animation.
+    if (mode === "" && plays.length > 0) this.takingUntil = 0;
     const key = JSON.stringify([mode, winner, plays, ctx, this.model.seat, language(), taking]);
     if (key === this.trickKey) return;
     this.trickKey = key;
@@ -490,9 +493,7 @@ export class TableView {
     this.trick.classList.toggle("last", mode === "last");
     this.trick.classList.toggle("taking", taking);
     if (taking && winner !== null) {
-      const [x, y] = TAKE_OFFSETS[/** @type {"top"} */ (this.#position(winner))];
-      this.trick.style.setProperty("--take-x", `${x}px`);
-      this.trick.style.setProperty("--take-y", `${y}px`);
+      this.trick.style.setProperty("--take-origin", TAKE_ORIGINS[/** @type {"top"} */ (this.#position(winner))]);
     }
     this.trick.querySelector(".trick-label")?.remove();
     // Keep the plays already on the felt (they do not land again); add the new ones, drop the gone ones.
@@ -516,6 +517,7 @@ export class TableView {
         fitRow(row, play.cards.length, playFit(position, width)); // a kept play too: the felt may have been resized
         row.classList.toggle("winner", play.seat === winner);
       }
+      slot.classList.toggle("won", play.seat === winner);
     }
     for (const el of shown.values()) el.remove();
     // Only new plays enter the DOM: moving a kept one would restart its landing animation.
