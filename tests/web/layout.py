@@ -153,11 +153,16 @@ LAYOUT = r"""() => {
   }
 
   // Text: nothing under 11 px.
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const skip = new Set(['svg', 'script', 'style', 'option', 'title', 'template']);
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+    acceptNode: (node) => (node.nodeType === 1 && (skip.has(node.localName) || node.hidden)
+      ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
   const seen = new Set();
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.nodeType !== 3) continue;
     const el = node.parentElement;
-    if (!el || seen.has(el) || !node.textContent.trim() || el.closest('svg, script, style, option, title')) continue;
+    if (!el || seen.has(el) || !node.textContent.trim()) continue;
     seen.add(el);
     if (!shown(el)) continue;
     const size = parseFloat(getComputedStyle(el).fontSize);
@@ -168,11 +173,13 @@ LAYOUT = r"""() => {
 }"""
 
 
-def layout_problems(page: Page) -> list[str]:
-    """Every layout problem of what ``page`` shows now (see the module docstring); [] when none."""
+def layout_problems(page: Page, strips: bool = True) -> list[str]:
+    """Every layout problem of what ``page`` shows now (see the module docstring); [] when none.
+    ``strips=False`` leaves out the hand's card strips (nine taps a card: the slow part)."""
     problems: list[str] = page.evaluate(LAYOUT)
     # A selected card stands raised over the row above it: strips are measured with nothing selected.
-    if not page.locator("dialog[open]:modal").count() and not page.locator("#hand .card.selected").count():
+    modal = page.locator("dialog[open]:modal").count()
+    if strips and not modal and not page.locator("#hand .card.selected").count():
         for strip in page.evaluate(CARD_STRIPS):
             if strip["width"] < 28 - 0.5 or strip["height"] < 40 - 0.5 or strip["hits"] < 9:
                 problems.append(
