@@ -130,7 +130,7 @@ def test_timeouts_in_a_row_switch_on_autoplay(preset: str, limit: int) -> None:
         while round_.to_move != 0:
             _auto_move(round_)
         events = round_.apply(Timeout(0))
-        assert events[0].data == {"seat": 0, "count": count}
+        assert events[0].data == {"seat": 0, "count": count, "limit": limit}
         assert round_.autoplay[0] == (count == limit)
         _auto_move(round_)
     assert round_.view(2).autoplay == (True, False, False, False)
@@ -208,3 +208,39 @@ def test_refused_actions_change_nothing(seed: int) -> None:
             round_.apply(CloseReview())
         else:
             _auto_move(round_)
+
+
+def _follow_turn(round_: Round, seat: int) -> None:
+    """Play on until ``seat`` is to follow (not to lead) in a trick."""
+    while not (round_.to_move == seat and round_.leader != seat):
+        if round_.phase is Phase.REVIEW:
+            round_.apply(CloseReview())
+        else:
+            _auto_move(round_)
+
+
+def test_a_play_the_server_made_is_not_the_players_to_retract() -> None:
+    """R31 (docs/RULES-NOTES.md): the move a timeout or 託管 made for a seat is not offered for 撤牌
+    and a retraction of it is refused (``system_play``); the player's own follow may be retracted."""
+    round_ = _playing()
+    _follow_turn(round_, 0)
+    round_.apply(Timeout(0))
+    round_.apply(Play(0, tuple(round_.hint(0))))
+    assert not round_.view(0).can_retract
+    with pytest.raises(GameError) as refused:
+        round_.apply(Retract(0))
+    assert (refused.value.code, refused.value.params["reason"], refused.value.rule) == (
+        "not_allowed",
+        "system_play",
+        "R31",
+    )
+    round_.apply(SetAutoPlay(0, True))
+    _follow_turn(round_, 0)
+    round_.apply(Play(0, tuple(round_.hint(0))))  # 託管's move
+    assert not round_.view(0).can_retract
+    round_.apply(SetAutoPlay(0, False))
+    _follow_turn(round_, 0)
+    round_.apply(Play(0, tuple(round_.hint(0))))  # the player's own
+    assert round_.view(0).can_retract
+    events = round_.apply(Retract(0))
+    assert events[0].type == "retract" and round_.to_move == 0

@@ -29,6 +29,7 @@ VALUES: dict[str, st.SearchStrategy[Any]] = {
     "count": st.integers(1, 4),
     "cards": st.lists(st.sampled_from(CARDS), min_size=1, max_size=4) | st.lists(st.sampled_from(CARDS), max_size=25),
     "laogai": st.booleans(),
+    "escape": st.booleans(),
     "on": st.booleans(),
     "bot": st.sampled_from(BOT_NAMES),
     "phrase": st.sampled_from(PHRASES),

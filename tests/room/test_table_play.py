@@ -82,7 +82,7 @@ def test_timeouts_in_a_row_switch_the_seat_to_autoplay(preset: str, limit: int) 
         move = legal_play(round_, 0, autoplayer(None, match.seed).choose(round_.view(0)))
         out = driver.fire()
         assert acts(out)[:2] == [{"type": "timeout", "seat": 0}, action_to_json(move)]
-        assert events(out, "timeout") == [{"seat": 0, "count": count}]
+        assert events(out, "timeout") == [{"seat": 0, "count": count, "limit": limit}]
         assert round_.timeouts[0] == count
         assert round_.autoplay[0] is (count == limit)
     assert events(out, "autoplay") == [{"seat": 0, "on": True, "reason": "timeouts"}]

@@ -17,6 +17,7 @@ from tests.room.tablekit import (
     states_to,
 )
 from tuolaji.game.round import Phase
+from tuolaji.game.settlement import Balance, Change
 from tuolaji.room.commands import (
     AddBot,
     Detach,
@@ -29,6 +30,7 @@ from tuolaji.room.commands import (
     RemoveBot,
     RequestAutoPlay,
     Start,
+    Sync,
     Watch,
 )
 from tuolaji.room.effects import (
@@ -384,3 +386,36 @@ def test_refresh_shows_the_players_new_titles() -> None:
     assert driver.do(Refresh({0: titled})) == []  # nothing changed
     assert driver.do(Refresh({0: Player(9, "p9")})) == []  # not who sits there
     assert driver.table.seats[0].player == titled
+
+
+# ---------------------------------------------------------------------- what leaving costs (R43)
+
+
+def test_each_seat_is_told_what_leaving_costs_and_a_guarded_leave_asks_first() -> None:
+    """R43: during a hand each person's state says what leaving would cost (6× its bases, floored at
+    what it holds); a ``leave`` with ``escape`` false is refused with those figures and changes
+    nothing; with ``escape`` true (or left out) it is the escape. Between hands it costs nothing."""
+    driver = TableDriver(settle=False)
+    rich = Player(1, "p1", "秀才", "助理主管", Balance(150, 1000))  # bases 2 and 8: 12 points, 48 silver
+    poor = Player(2, "p2", "布衣", "待業", Balance(3, 4))  # bases 1 and 1, floored: 3 points, 4 silver
+    driver.do(Join("c1", rich, 0))
+    driver.do(Join("c2", poor, 1))
+    assert kinds(driver.do(Leave("c2", escape=False))) == ["free"]  # waiting: it costs nothing (R47)
+    assert [state.escape_costs for state in of(driver.do(Sync("c1")), SendState)] == [{}]
+    driver.do(Join("c2", poor, 1))
+    for seat in (2, 3):
+        driver.do(AddBot("c1", seat, "heuristic"))
+    driver.start(1)
+    driver.start(2)
+    playing(driver)
+    [full] = of(driver.do(Sync("c1")), SendState)
+    assert full.escape_costs == {0: Change(-12, -48)}
+    [broadcast] = of(driver.do(RequestAutoPlay("c1", False, ref="off")), SendState)
+    assert broadcast.escape_costs == {0: Change(-12, -48), 1: Change(-3, -4)}
+    out = driver.do(Leave("c2", ref="maybe", escape=False))
+    assert [(refusal.code, refusal.rule, refusal.params) for refusal in of(out, Refuse)] == [
+        ("would_escape", "R43", {"rule": "R43", "points": 3, "silver": 4})
+    ]
+    assert not entries(out) and driver.table.seat_of(2) == 1 and driver.table.hand_running()
+    out = driver.do(Leave("c2", ref="go", escape=True))
+    assert acts(out) == [{"type": "escape", "seat": 1}]

@@ -13,6 +13,7 @@ from tuolaji.bots import make_bot
 from tuolaji.game.driver import deal_and_bid
 from tuolaji.game.options import TableOptions
 from tuolaji.game.round import Round, RoundSetup
+from tuolaji.game.settlement import Change
 from tuolaji.room.effects import Ack, Refuse, Send, SendState, SendSummary
 from tuolaji.server.outgoing import Outgoing
 from tuolaji.wire import outbound
@@ -109,4 +110,9 @@ def test_state_messages_equal_their_whole_encoding() -> None:
             "clock": clock,
             "events": [],
             "view": view_json(views[seat], full=True),
+            "escape_cost": None,
         }
+    # What leaving costs (R43) goes to its own seat only, as amounts lost.
+    costly = SendState(RECIPIENTS, views, (), 5, 1, False, clock, {1: Change(-12, -48), 2: Change(0, 0)})
+    costs = [json.loads(delivery.text)["escape_cost"] for delivery in Outgoing("t1").encode(costly)]
+    assert costs == [None, {"points": 12, "silver": 48}, {"points": 0, "silver": 0}, None, None]

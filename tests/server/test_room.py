@@ -30,6 +30,13 @@ async def listed(server: LiveServer) -> list[str]:
         return [table["id"] for table in (await http.get("/api/tables")).json()["tables"]]
 
 
+async def invitation(server: LiveServer, code: str) -> tuple[int, object]:
+    """``GET /api/invites/{code}``: the status and, when found, the body."""
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        answer = await http.get(f"/api/invites/{code}")
+        return answer.status_code, answer.json() if answer.status_code == 200 else answer.json()["error"]["code"]
+
+
 async def test_a_private_table_opens_only_with_its_invite_code_even_after_a_restart(
     tmp_path: Path, live_server_factory: Callable[..., LiveServer]
 ) -> None:
@@ -49,7 +56,12 @@ async def test_a_private_table_opens_only_with_its_invite_code_even_after_a_rest
         assert (await public.request("create_table", options=FAST, private=True))["type"] == "ack"
         other = (await public.wait(table_of))["table"]
         assert other["invite"] != code and CODE.match(other["invite"])
+        assert (summary["number"], other["number"]) == (1, 2)  # 第 1 桌, 第 2 桌
         assert (await public.request("leave"))["type"] == "ack"
+        # The landing page of an invite link learns who invites to which table, with the code only.
+        assert await invitation(server, code) == (200, {"number": 1, "inviter": host.account["nickname"]})
+        for guess in (table_id, code[:-1], other["invite"], "not a code!", "x" * 65):
+            assert (await invitation(server, guess))[0] == 404, guess  # table 2 closed when it emptied
         # By its id, or by guesses, the stranger gets nowhere.
         for kind, fields in (("watch", {"table": table_id}), ("join", {"table": table_id, "seat": 1})):
             refused = await stranger.request(kind, **fields)
@@ -76,6 +88,7 @@ async def test_a_private_table_opens_only_with_its_invite_code_even_after_a_rest
         shown = await lobby.wait(lambda m: m["type"] == "lobby_table" and m["table"]["seats"][0]["kind"] == "human")
         public_id = shown["table"]["id"]
         assert not shown["table"]["private"] and shown["table"]["invite"] is None
+        assert shown["table"]["number"] == 2  # the smallest number no open table holds
         assert await listed(server) == [public_id]
         assert table_id not in str(lobby.log) and code not in str(lobby.log) and other["id"] not in str(lobby.log)
         server.stop()  # a restart while they sit (leaving first would close the waiting table)
@@ -91,7 +104,8 @@ async def test_a_private_table_opens_only_with_its_invite_code_even_after_a_rest
         assert (await stranger.request("watch", table=table_id))["code"] == "private_table"
         assert (await friend.request("watch", invite=code))["type"] == "ack"
         again = (await friend.wait(table_of))["table"]
-        assert again["id"] == table_id and again["private"] and again["invite"] == code
+        assert again["id"] == table_id and again["private"] and again["invite"] == code and again["number"] == 1
+        assert await invitation(server, code) == (200, {"number": 1, "inviter": host.account["nickname"]})
         assert table_id not in await listed(server)
     finally:
         await stranger.close()

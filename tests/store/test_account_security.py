@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from alembic import command
@@ -15,6 +15,7 @@ from sqlalchemy import text
 from tuolaji.store.accounts import Accounts, BadCredentials, BadNickname, BadPassword, NicknameTaken
 from tuolaji.store.db import Database, alembic_config, make_engine, migrate
 from tuolaji.store.models import utcnow
+from tuolaji.store.nicknames import skeleton
 from tuolaji.store.passwords import HashingBusy, PasswordHashing
 
 
@@ -207,5 +208,55 @@ async def test_migration_0005_marks_the_hands_of_private_tables_private(url: str
             ("snap", True),
             ("gone", True),
         ]
+    finally:
+        await engine.dispose()
+
+
+async def test_migration_0008_numbers_the_open_tables_and_renames_the_guests(url: str) -> None:
+    """Open tables of before 0008 are numbered oldest first (第 1 桌, 第 2 桌); guests with the old
+    random names become ``guest-`` and their id (``guest-0002``), keys recomputed, registered names
+    untouched; a guest made afterwards is named the same way. The downgrade keeps the names."""
+    engine = make_engine(url)
+    try:
+        await migrate(engine, "0005_skeletons_and_private_hands")
+        async with engine.begin() as connection:
+            for name, guest in (("guest-a1b2c3", True), ("Alice", False), ("guest-000004", True)):
+                await connection.execute(
+                    text(
+                        "INSERT INTO accounts (nickname, nickname_key, password_hash, guest, points, silver,"
+                        " hands_played, hands_won, created_at)"
+                        " VALUES (:name, :name, NULL, :guest, 0, 1000, 0, 0, CURRENT_TIMESTAMP)"
+                    ),
+                    {"name": name, "guest": guest},
+                )
+            for table_id, created in (
+                ("young", datetime(2026, 12, 2, tzinfo=UTC)),
+                ("old", datetime(2026, 12, 1, tzinfo=UTC)),
+            ):
+                await connection.execute(
+                    text(
+                        "INSERT INTO live_tables (id, options, fence, open, created_at) VALUES (:t, '{}', 0, true, :c)"
+                    ),
+                    {"t": table_id, "c": created},
+                )
+        await migrate(engine)
+        async with engine.connect() as connection:
+            names = (await connection.execute(text("SELECT nickname, nickname_key FROM accounts ORDER BY id"))).all()
+            tables = (await connection.execute(text("SELECT id, number FROM live_tables ORDER BY id"))).all()
+        assert [tuple(row) for row in names] == [
+            ("guest-0001", skeleton("guest-0001")),
+            ("Alice", "Alice"),
+            ("guest-0003", skeleton("guest-0003")),
+        ]
+        assert [tuple(row) for row in tables] == [("old", 1), ("young", 2)]
+        _, made = await Accounts(Database(engine)).create_guest()
+        assert made.nickname == f"guest-{made.id:04d}" == "guest-0004"
+        async with engine.begin() as connection:
+            await connection.run_sync(
+                lambda sync: command.downgrade(alembic_config(sync), "0005_skeletons_and_private_hands")
+            )
+        async with engine.connect() as connection:
+            kept = (await connection.execute(text("SELECT nickname FROM accounts ORDER BY id"))).scalars().all()
+        assert kept == ["guest-0001", "Alice", "guest-0003", "guest-0004"]
     finally:
         await engine.dispose()

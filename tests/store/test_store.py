@@ -69,7 +69,7 @@ async def test_accounts_and_sessions(db: Database) -> None:
     assert await accounts.by_token(token) is None
     assert (await accounts.by_token(second)) == alice
     guest_token, guest = await accounts.create_guest()
-    assert guest.guest and guest.nickname.startswith("guest-")
+    assert guest.guest and guest.nickname == f"guest-{guest.id:04d}"  # unique as ids are
     with pytest.raises(BadCredentials):
         await accounts.login(guest.nickname, "")
     assert (await accounts.by_token(guest_token)) == guest

@@ -211,3 +211,17 @@ async def test_the_seated_accounts_of_restored_tables_are_read_in_one_query(db: 
         assert sorted(found) == sorted(ids) and len(statements) == 1, statements
     finally:
         accounts.close()
+
+
+async def test_a_new_table_gets_the_smallest_number_no_open_table_holds(db: Database) -> None:
+    """第 N 桌: 1, 2, 3 …; a closed table's number is free again; two tables opening at once get two."""
+    log = TableLog(db)
+    try:
+        assert [await log.create(name, OPTIONS) for name in ("t1", "t2", "t3")] == [1, 2, 3]
+        await log.append(LogWrite("t2", 1, [TableClosed("empty")]))
+        assert await log.create("t4", OPTIONS) == 2
+        assert sorted(await asyncio.gather(log.create("t5", OPTIONS), log.create("t6", OPTIONS))) == [4, 5]
+        numbers = {table.id: table.number for table in await log.open_tables()}
+        assert numbers == {"t1": 1, "t3": 3, "t4": 2, "t5": 4, "t6": 5}
+    finally:
+        await log.close()

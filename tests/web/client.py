@@ -15,6 +15,17 @@ FAST_OPTIONS = {
 }
 """Table options that make a hand against bots finish quickly (the person still has time to think)."""
 
+GUEST_NAME = re.compile(r"^(遊客|游客|Guest )(\d{4,})$")
+"""How the page shows a guest (the server names it guest-0042): 遊客0042, 游客0042 or Guest 0042."""
+
+
+def guest_number(name: str) -> str:
+    """The number in a guest's shown name, in whatever language (to compare one person across pages)."""
+    match = re.search(r"\d{4,}", name)
+    assert match is not None, name
+    return match.group(0)
+
+
 MY_TURN_OR_END = """() => {
   const table = document.querySelector('#table-screen');
   return table.dataset.myTurn === 'true' || document.querySelector('#settle-dialog').open;
@@ -45,7 +56,7 @@ class Player:
         self.page.goto(self.base_url)
         self.page.locator("#guest").click()
         expect(self.page.locator("#lobby-screen")).to_be_visible()
-        expect(self.page.locator("#me-nick")).to_have_text(re.compile(r"^guest-"))
+        expect(self.page.locator("#me-nick")).to_have_text(GUEST_NAME)
 
     def fill_create_form(self, illegal_follow: str = "laogai", warn: bool = False, **options: str) -> Locator:
         """Open the create-table dialog and fill it: fast timers (``options`` override them), the 勞改 mode and
@@ -158,78 +169,9 @@ class Player:
         return 0 < trumps < hand.locator(".card").count()
 
 
-PANELS = """() => {
-  const selectors = ['.felt > .seat', '.trick', '.table-info', '.score-box:not([hidden])', '.trick .play',
-    '.centre-msg:not([hidden])', '.status-line', '.bid-bar:not([hidden])', '#turn-timer', '#hand', '.action-bar'];
-  const boxes = [];
-  for (const selector of selectors) {
-    for (const el of document.querySelectorAll(selector)) {
-      const r = el.getBoundingClientRect();
-      if (r.width < 1 || r.height < 1 || getComputedStyle(el).display === 'none') continue;
-      if (el.classList.contains('status-line') && !el.textContent.trim()) continue;
-      boxes.push({name: selector + (el.dataset.seat ? `[${el.dataset.seat}]` : ''),
-                  left: r.left, top: r.top, right: r.right, bottom: r.bottom});
-    }
-  }
-  return {boxes, width: innerWidth, height: innerHeight};
-}"""
-"""The boxes of the table's panels: seats, the trick's area and each play in it, corner panels, status, timer,
-hand, buttons."""
-
-CARD_STRIPS = """() => {
-  const strips = [];
-  for (const card of document.querySelectorAll('#hand .card')) {
-    const r = card.getBoundingClientRect();
-    const next = card.nextElementSibling;
-    const nextRow = card.parentElement.nextElementSibling;
-    const right = next ? Math.min(r.right, next.getBoundingClientRect().left) : r.right;
-    const bottom = nextRow ? Math.min(r.bottom, nextRow.getBoundingClientRect().top) : r.bottom;
-    const width = right - r.left;
-    const height = bottom - r.top;
-    let hits = 0;
-    for (const fx of [0.08, 0.5, 0.92]) {
-      for (const fy of [0.08, 0.5, 0.92]) {
-        const hit = document.elementFromPoint(r.left + width * fx, r.top + height * fy);
-        if (hit && hit.closest('.card') === card) hits += 1;
-      }
-    }
-    strips.push({code: card.dataset.code, width, height, hits, left: r.left, right: r.right, top: r.top});
-  }
-  return strips;
-}"""
-"""Each hand card's visible strip (up to the next card of its row and the next row) and how many of nine
-points spread over that strip a tap would land on that very card (``elementFromPoint``)."""
-
 RECORD_SOUNDS = """window.__sounds = [];
 window.addEventListener('tuolaji:sound', (event) => window.__sounds.push(event.detail));"""
 """An init script: the page's sound cues (sound.js announces each one it plays) are kept in ``__sounds``."""
-
-
-IN_THE_TRICK = {f".trick .play[{seat}]" for seat in range(4)} | {".centre-msg:not([hidden])"}
-"""The panels drawn in the trick's own area."""
-
-
-def overlapping_panels(page: Page, tolerance: float = 0.5) -> list[tuple[str, str]]:
-    """Pairs of table panels whose boxes intersect, and panels outside the viewport (paired with 'viewport').
-
-    The trick's area counts too (against all but the plays and message drawn in it): on a short felt it
-    overflows its grid row before any play in it reaches a seat."""
-    data = page.evaluate(PANELS)
-    boxes = data["boxes"]
-    bad: list[tuple[str, str]] = []
-    for index, a in enumerate(boxes):
-        if a["left"] < -tolerance or a["top"] < -tolerance:
-            bad.append((a["name"], "viewport"))
-        if a["right"] > data["width"] + tolerance or a["bottom"] > data["height"] + tolerance:
-            bad.append((a["name"], "viewport"))
-        for b in boxes[index + 1 :]:
-            if ".trick" in (a["name"], b["name"]) and {a["name"], b["name"]} & IN_THE_TRICK:
-                continue
-            width = min(a["right"], b["right"]) - max(a["left"], b["left"])
-            height = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
-            if width > tolerance and height > tolerance:
-                bad.append((a["name"], b["name"]))
-    return bad
 
 
 def sounds(page: Page) -> list[str]:

@@ -9,7 +9,8 @@ import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
 
 from tests.live_server import LiveServer
-from tests.web.client import CARD_STRIPS, RECORD_SOUNDS, Player, overlapping_panels, sounds
+from tests.web.client import RECORD_SOUNDS, Player, sounds
+from tests.web.layout import CARD_STRIPS, layout_problems, settle
 
 pytestmark = pytest.mark.browser
 
@@ -45,7 +46,10 @@ def check_card_strips(player: Player) -> None:
 def check_replay(player: Player) -> None:
     """The replay shows the four starting hands, a slider over the tricks, and seat labels nothing covers."""
     page = player.page
-    page.locator("#history-open").click()
+    if page.locator("#history-open").is_visible():
+        page.locator("#history-open").click()
+    else:
+        page.locator("#me").click()  # a phone: its own profile lists the latest hands
     page.locator(".history-item [data-action=replay]").first.click()
     position = page.locator("#replay-pos")
     expect(position).to_contain_text(re.compile(r"1/\d+"))
@@ -76,7 +80,8 @@ def play_hand(player: Player, prefix: str, reload_after: int = 8) -> None:
     turns = 0
     reloaded = False
     while player.wait_for_turn_or_end():
-        assert overlapping_panels(page) == [], (turns, overlapping_panels(page))
+        problems = layout_problems(page, strips=False)  # the strips: check_card_strips, below
+        assert problems == [], (turns, problems)
         if turns == 0 and player.hand_size() == 54:
             check_card_strips(player)
         if turns == 0:
@@ -292,7 +297,8 @@ def test_plays_on_the_felt_are_refitted_when_the_window_narrows(
             narrow = page.wait_for_function(PLAYS_FIT_THE_FELT).json_value()
             assert [row["n"] for row in narrow] == [row["n"] for row in wide]
             assert all(float(a["fit"][:-2]) < float(b["fit"][:-2]) for a, b in zip(narrow, wide, strict=True))
-            assert overlapping_panels(page) == []
+            settle(page)
+            assert layout_problems(page) == []
             break
         player.play_hint()
     else:

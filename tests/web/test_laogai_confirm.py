@@ -75,7 +75,7 @@ def test_wrong_follow_is_silent_retract_shows_its_cost_and_laogai_follows(
     player.shot("retract-cost")
     retract.click()
     page.wait_for_function(f"() => document.querySelectorAll('#hand .card').length === {size}")
-    expect(page.locator("#toast")).to_contain_text(f"撤牌 {count} 張，我方扣 {10 * count} 分")
+    expect(page.locator(".status-line")).to_contain_text(f"撤牌 {count} 張，我方扣 {10 * count} 分")
     # Played wrong again and left alone, the follow is judged at the end of the trick: 勞改 (R33–R34).
     if player.selected() == 0 or player.page.evaluate(WRONG_SWAP) < 0:
         player.clear_selection()
@@ -84,7 +84,7 @@ def test_wrong_follow_is_silent_retract_shows_its_cost_and_laogai_follows(
     settle = page.locator("#settle-dialog")
     expect(settle).to_be_visible(timeout=15_000)  # after the 5 s review window
     expect(settle.locator("#result-head")).to_have_text("我方 被勞改")
-    expect(page.locator("#toast")).to_contain_text("跟牌錯誤，我方被勞改")
+    expect(page.locator(".status-line")).to_contain_text("跟牌錯誤，我方被勞改")
     assert "laogai" in sounds(page) and "settlement" in sounds(page), sounds(page)
     player.shot("laogai-settlement")
     assert player.errors == []

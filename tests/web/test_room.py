@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.live_server import LiveServer
 from tests.standings import prepared, set_balances, store_hand
-from tests.web.client import Player
+from tests.web.client import Player, guest_number
 from tests.web.conftest import SERVER_ARGS
 from tuolaji.room.effects import HandSeat
 from tuolaji.room.phrases import PHRASES
@@ -97,7 +97,7 @@ def test_an_invite_link_seats_a_new_guest_and_phrases_show_mute_and_slow_down(
     assert b.evaluate("() => location.hash") == ""
     b.locator(".seat[data-seat='2'] [data-action=join]").click()
     expect(b.locator(".seat[data-seat='2'] .nick")).to_contain_text("(you)")
-    expect(a.locator(".seat[data-seat='2'] .nick")).to_have_text(b.locator("#me-nick").inner_text())
+    expect(a.locator(".seat[data-seat='2'] .nick")).to_contain_text(guest_number(b.locator("#me-nick").inner_text()))
     # Two bots, and the match starts (so that a reload keeps Bob's seat, R46).
     for seat in ("1", "3"):
         a.locator(f".seat[data-seat='{seat}'] [data-action=add-bot]").click()
@@ -147,7 +147,7 @@ def test_an_invite_link_seats_a_new_guest_and_phrases_show_mute_and_slow_down(
     # The creator lists the table: Carol sees it in her lobby now.
     a.locator("[data-action=invite]").click()
     a.locator("[data-action=make-public]").click()
-    expect(a.locator("#toast")).to_contain_text("已公開到大廳")
+    expect(a.locator(".status-line")).to_contain_text("已公開到大廳")
     expect(a.locator("[data-action=invite]")).to_have_count(0)
     expect(carol.page.locator("#table-list .table-item")).to_have_count(1)
 
@@ -159,7 +159,7 @@ def test_an_invite_link_seats_a_new_guest_and_phrases_show_mute_and_slow_down(
     expect(c.locator("#auth-screen")).to_be_visible()
     c.locator("#guest").click()
     expect(c.locator("#table-screen")).to_be_visible()
-    expect(c.locator(".seat[data-seat='2'] .nick")).to_have_text(b.locator("#me-nick").inner_text())
+    expect(c.locator(".seat[data-seat='2'] .nick")).to_contain_text(guest_number(b.locator("#me-nick").inner_text()))
     for player in (alice, bob, carol):
         assert player.errors == []
 

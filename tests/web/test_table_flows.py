@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, expect
 
 from tests.live_server import LiveServer
-from tests.web.client import RECORD_SOUNDS, Player, sounds
+from tests.web.client import RECORD_SOUNDS, Player, guest_number, sounds
 
 pytestmark = pytest.mark.browser
 
@@ -72,7 +72,7 @@ def test_people_sit_add_bots_start_remind_autoplay_and_a_spectator(
     # Bob finds it in the lobby and sits North, opposite Alice (R2: partners).
     b.locator(".table-item [data-action=join][data-seat='2']").click()
     expect(b.locator("#table-screen")).to_be_visible()
-    expect(a.locator(".seat[data-seat='2'] .nick")).to_have_text(b.locator("#me-nick").inner_text())
+    expect(a.locator(".seat[data-seat='2'] .nick")).to_contain_text(guest_number(b.locator("#me-nick").inner_text()))
     # Alice adds two bots; both people press start.
     for seat in ("1", "3"):
         a.locator(f".seat[data-seat='{seat}'] [data-action=add-bot]").click()
@@ -87,8 +87,8 @@ def test_people_sit_add_bots_start_remind_autoplay_and_a_spectator(
     c = carol.page
     c.locator(".table-item [data-action=watch]").click()
     expect(c.locator("#table-screen")).to_be_visible()
-    expect(c.locator(".seat[data-seat='0'] .nick")).to_have_text(a.locator("#me-nick").inner_text())
-    expect(c.locator(".seat[data-seat='2'] .nick")).to_have_text(b.locator("#me-nick").inner_text())
+    expect(c.locator(".seat[data-seat='0'] .nick")).to_contain_text(guest_number(a.locator("#me-nick").inner_text()))
+    expect(c.locator(".seat[data-seat='2'] .nick")).to_contain_text(guest_number(b.locator("#me-nick").inner_text()))
     assert c.locator("#hand .card").count() == 0
     assert c.locator("[data-action=play]").count() == 0
 
@@ -101,9 +101,11 @@ def test_people_sit_add_bots_start_remind_autoplay_and_a_spectator(
         if a.locator("[data-action=remind]").count() and not reminded:
             # 提醒 (R30): the reminder and the reminded partner are both told, each in their own language.
             a.locator("[data-action=remind]").click()
-            expect(a.locator("#toast")).to_contain_text("已提醒")
-            expect(b.locator("#toast")).to_contain_text("reminds you: your follow may break the rules")
-            expect(b.locator(".status-line")).to_have_text("Your partner reminds you: your follow may break the rules")
+            # Said in the status line above the hand (a notice never covers the buttons).
+            expect(a.locator(".status-line")).to_contain_text("已提醒")
+            expect(b.locator(".status-line")).to_contain_text(
+                "reminds you: your follow may break the rules; you can still retract"
+            )
             reminded = True
         if a.locator("#table-screen").get_attribute("data-my-turn") == "true":
             if not timer_checked:
@@ -140,13 +142,13 @@ def test_people_sit_add_bots_start_remind_autoplay_and_a_spectator(
     # From here on Bob's seat plays itself (託管), so that the hand goes on while Alice is busy.
     b.locator("[data-action=autoplay]").click()
     expect(b.locator("[data-action=autoplay]")).to_have_attribute("aria-pressed", "true")
-    expect(b.locator(".status-line")).to_have_text("Auto-play (託管) is on: the server plays for you")
+    expect(b.locator(".status-line")).to_contain_text("Auto-play (託管) is on: the server plays for you")
     # The spectator saw the plays.
     expect(c.locator(".trick .play").first).to_be_visible()
     # 託管 shows as such and the play buttons are off while it plays for Alice (R45).
     a.locator("[data-action=autoplay]").click()
     expect(a.locator("[data-action=autoplay]")).to_have_attribute("aria-pressed", "true")
-    expect(a.locator(".status-line")).to_have_text("託管中：系統替你出牌")
+    expect(a.locator(".status-line")).to_have_text("託管中：系統替你出牌 · 按「取消託管」自己出牌")
     expect(a.locator("[data-action=play]")).to_be_disabled()
     expect(a.locator("[data-action=hint]")).to_be_disabled()
     expect(a.locator(".seat[data-seat='0'] .badge.auto")).to_have_text("託管")

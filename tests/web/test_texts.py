@@ -166,6 +166,8 @@ SERVER_REFUSALS: list[tuple[dict[str, Any], Words]] = [
         {"code": "muted", "params": {"reason": "abuse", "until": None}},
         [{"zh-Hans": "永久", "zh-Hant": "永久", "en": "for good"}],
     ),
+    ({"code": "would_escape", "params": {"rule": "R43", "points": 12, "silver": 48}}, ["48", "12"]),
+    ({"code": "not_allowed", "params": {"reason": "system_play", "rule": "R31", "action": "retract", "seat": 1}}, []),
 ]
 
 

@@ -176,6 +176,9 @@ class Round:
         self.autoplay = list(setup.autoplay)
         self.timeouts = list(setup.timeouts)
         self._awaiting_auto_move = [False] * 4
+        self._system_plays: set[int] = set()
+        """Seats whose play in the current trick the server made for them (a timeout, 託管): not
+        theirs to retract (R31, docs/RULES-NOTES.md)."""
         self.result: RoundResult | None = None
         self.actions: list[Action] = []
 
@@ -443,6 +446,10 @@ class Round:
         for card in cards:
             hand.remove(card)
         self.plays[seat] = cards
+        if self._awaiting_auto_move[seat] or self.autoplay[seat]:
+            self._system_plays.add(seat)
+        else:
+            self._system_plays.discard(seat)
         if self._awaiting_auto_move[seat]:
             self._awaiting_auto_move[seat] = False
         else:
@@ -479,6 +486,11 @@ class Round:
             raise NotAllowed(
                 f"{name}: only a follower who has played in this trick may retract (R31)",
                 {**base, "reason": "not_follower"},
+            )
+        if seat in self._system_plays:
+            raise NotAllowed(
+                f"{name}: the server played for the seat (a timeout or 託管); not the player's to retract (R31)",
+                {**base, "reason": "system_play"},
             )
         cards = self.plays.pop(seat)
         self._wrong.pop(seat, None)
@@ -610,8 +622,9 @@ class Round:
             )
         self.timeouts[seat] += 1
         self._awaiting_auto_move[seat] = True
-        events = [Event("timeout", {"seat": seat, "count": self.timeouts[seat]})]
-        if not self.autoplay[seat] and self.timeouts[seat] >= self.preset.timeouts_before_autoplay:
+        limit = self.preset.timeouts_before_autoplay
+        events = [Event("timeout", {"seat": seat, "count": self.timeouts[seat], "limit": limit})]
+        if not self.autoplay[seat] and self.timeouts[seat] >= limit:
             self.autoplay[seat] = True
             events.append(Event("autoplay", {"seat": seat, "on": True, "reason": "timeouts"}))
         return events
@@ -684,7 +697,7 @@ class Round:
                 hand=tuple(sorted(self.hands[seat], key=sorter.sort_keys.__getitem__ if sorter else None)),
                 reminded=seat in self._reminded,
                 can_remind=in_trick and partner in plays and partner != leader and partner not in self._reminded,
-                can_retract=in_trick and seat != leader and seat in plays,
+                can_retract=in_trick and seat != leader and seat in plays and seat not in self._system_plays,
                 bid_options=tuple(self.bid_options(seat)),
                 hint=tuple(self.hint(seat)) if seat == to_move else (),
                 **shared,

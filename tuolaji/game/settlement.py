@@ -209,6 +209,13 @@ def _transfer(claims: Sequence[int], winners: Sequence[bool], cheated: bool) -> 
     ]
 
 
+def escape_loss(escaper: Balance) -> Change:
+    """What escaping from a hand costs an account of balance ``escaper`` (R43): 6× its own bases,
+    floored at what it holds (R40); both figures are 0 or negative. The client asks before it leaves
+    with these figures (docs/PROTOCOL.md, ``escape_cost``)."""
+    return _loss(escaper, ESCAPE_LOSS_FACTOR * escaper.point_base, ESCAPE_LOSS_FACTOR * escaper.silver_base)
+
+
 def _settle_escape(escaped: int, balances: Sequence[Seat]) -> list[Change]:
     """R43 as a transfer (docs/RULES-NOTES.md, Economy): the escaper loses 6× own bases (floored at
     0, R40), and each opponent who is a person gains half of what the escaper actually lost,
@@ -218,7 +225,7 @@ def _settle_escape(escaped: int, balances: Sequence[Seat]) -> list[Change]:
     escaper = balances[escaped]
     if escaper is None:
         return [Change() for _ in balances]
-    lost = _loss(escaper, ESCAPE_LOSS_FACTOR * escaper.point_base, ESCAPE_LOSS_FACTOR * escaper.silver_base)
+    lost = escape_loss(escaper)
     share = Change(-lost.points // ESCAPE_SHARES, -lost.silver // ESCAPE_SHARES)
     changes = []
     for seat, balance in enumerate(balances):

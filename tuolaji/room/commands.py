@@ -8,23 +8,37 @@ from typing import Any
 
 from tuolaji.cards import Card
 from tuolaji.game.actions import Action
+from tuolaji.game.settlement import Balance
 
 
 @dataclass(frozen=True)
 class Player:
-    """A person as the table shows them: account id, nickname, rank and wealth titles (R42)."""
+    """A person as the table shows them: account id, nickname, rank and wealth titles (R42), and the
+    account's ``balance`` when it sat down or was last settled (what an escape would cost it, R43;
+    None when not known)."""
 
     id: int
     nickname: str
     rank: str = ""
     wealth: str = ""
+    balance: Balance | None = None
+
+    def shown(self) -> dict[str, Any]:
+        """How the table's summary shows the person (``TableSummary`` seats' ``account``)."""
+        return {"id": self.id, "nickname": self.nickname, "rank": self.rank, "wealth": self.wealth}
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "nickname": self.nickname, "rank": self.rank, "wealth": self.wealth}
+        """The whole record (log entries, messages between nodes): :meth:`shown` and the balance."""
+        data = self.shown()
+        if self.balance is not None:
+            data.update(points=self.balance.points, silver=self.balance.silver)
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Player:
-        return cls(int(data["id"]), str(data["nickname"]), str(data.get("rank", "")), str(data.get("wealth", "")))
+        balance = Balance(int(data["points"]), int(data["silver"])) if "points" in data and "silver" in data else None
+        rank, wealth = str(data.get("rank", "")), str(data.get("wealth", ""))
+        return cls(int(data["id"]), str(data["nickname"]), rank, wealth, balance)
 
 
 @dataclass(frozen=True)
@@ -96,10 +110,12 @@ class Say:
 
 @dataclass(frozen=True)
 class Leave:
-    """``client`` leaves its seat (during a hand: an escape, R43) or stops watching."""
+    """``client`` leaves its seat (during a hand: an escape, R43) or stops watching; with ``escape``
+    False it leaves only if that is no escape (else it is refused with ``would_escape``)."""
 
     client: str
     ref: str | int | None = None
+    escape: bool = True
 
 
 @dataclass(frozen=True)

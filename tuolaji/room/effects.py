@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tuolaji.game.settlement import Change
 from tuolaji.game.view import Event, RoundResult, SeatView
 from tuolaji.room.commands import TurnStamp
 from tuolaji.room.entries import Entry
@@ -67,7 +68,8 @@ class Ack:
 @dataclass(frozen=True)
 class SendState:
     """Each recipient gets a ``state``: ``recipients`` are (client, seat or None for a spectator),
-    ``views`` by that seat, ``events`` filtered by each event's ``to``."""
+    ``views`` by that seat, ``events`` filtered by each event's ``to``, and ``escape_costs`` what
+    leaving now would cost each seated person (R43; only during a hand)."""
 
     recipients: tuple[tuple[str, int | None], ...]
     views: dict[int | None, SeatView]
@@ -76,6 +78,7 @@ class SendState:
     hand: int
     full: bool
     clock: dict[str, Any] | None
+    escape_costs: dict[int, Change] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tuolaji.cards import RANKS
+from tuolaji.game.settlement import Change, escape_loss
 from tuolaji.game.view import Event, SeatView
 from tuolaji.room.effects import Effect, Send, SendState, SendSummary
 from tuolaji.room.state import TableData, TableState
@@ -59,7 +60,7 @@ class Outbox:
             {
                 "seat": seat.index,
                 "kind": seat.kind,
-                "account": seat.player.to_json() if seat.player is not None else None,
+                "account": seat.player.shown() if seat.player is not None else None,
                 "bot": seat.bot,
                 "ready": seat.ready or seat.bot is not None,
                 "connected": seat.client is not None or seat.bot is not None,
@@ -69,6 +70,7 @@ class Outbox:
         ]
         return {
             "id": data.id,
+            "number": data.table_number,
             "options": data.options.to_json(),
             "state": data.shown_state(),
             "seats": seats,
@@ -96,7 +98,21 @@ class Outbox:
             views = round_.views(dict.fromkeys(seat for _, seat in recipients))
         hand = data.match.rounds_started if data.match is not None else 0
         clock = data.deadline.to_json(data.now) if data.deadline is not None else None
-        self._effects.append(SendState(tuple(recipients), views, tuple(events), data.seq, hand, full, clock))
+        costs = self._escape_costs(recipients)
+        self._effects.append(SendState(tuple(recipients), views, tuple(events), data.seq, hand, full, clock, costs))
+
+    def _escape_costs(self, recipients: Sequence[Recipient]) -> dict[int, Change]:
+        """What leaving now would cost each seated person among ``recipients``: an escape (R43)
+        during a hand, nothing between hands (no entry)."""
+        data = self._data
+        if not data.hand_running():
+            return {}
+        costs: dict[int, Change] = {}
+        for _, seat in recipients:
+            player = data.seats[seat].player if seat is not None else None
+            if seat is not None and player is not None and player.balance is not None:
+                costs[seat] = escape_loss(player.balance)
+        return costs
 
     def broadcast(self, events: Sequence[Event], skip: str | None = None) -> None:
         """The next ``state`` (``seq`` one more) with ``events`` to everyone at the table but ``skip``."""

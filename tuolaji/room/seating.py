@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tuolaji.game.actions import Escape
+from tuolaji.game.settlement import escape_loss
 from tuolaji.room.commands import Player
 from tuolaji.room.effects import Closed, Seated
 from tuolaji.room.entries import (
@@ -122,8 +123,9 @@ class Seating:
             self._journal.record(MatchBegun(self.seeds()))
         self._moves.start_round()
 
-    def leave(self, client: str) -> None:
-        """``client`` stops watching, or leaves its seat: during a hand that is an escape (R43)."""
+    def leave(self, client: str, escape: bool = True) -> None:
+        """``client`` stops watching, or leaves its seat: during a hand that is an escape (R43), done
+        only if ``escape`` (else refused with ``would_escape`` and what it would cost)."""
         data = self._data
         if client in data.watchers:
             data.watchers.discard(client)
@@ -132,6 +134,19 @@ class Seating:
             return
         index = data.seated(client)
         if data.hand_running():
+            if not escape:
+                player = data.seats[index].player
+                cost = escape_loss(player.balance) if player is not None and player.balance is not None else None
+                raise Refused(
+                    "would_escape",
+                    "leaving during a hand is an escape (R43): send leave with escape true to leave anyway",
+                    "R43",
+                    {
+                        "rule": "R43",
+                        "points": -cost.points if cost is not None else None,
+                        "silver": -cost.silver if cost is not None else None,
+                    },
+                )
             # R43: leaving during a hand is an escape; the seat is freed once the hand is settled.
             self._moves.apply(Escape(index))
             return

@@ -103,8 +103,10 @@ class TableData:
     """The state a table's parts share. Durable (rebuilt from the log): the seats' people and bots,
     privacy, the state, the match, hand numbers. Not durable: connections, spectators, the deadline."""
 
-    def __init__(self, table_id: str, options: TableOptions, config: TableConfig) -> None:
+    def __init__(self, table_id: str, options: TableOptions, config: TableConfig, table_number: int = 0) -> None:
         self.id = table_id
+        self.table_number = table_number
+        """What players call the table (第 N 桌; 0: it has no number), given by the store when it opened."""
         self.options = options
         self.config = config
         self.seats = [SeatState(index) for index in range(4)]

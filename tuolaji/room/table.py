@@ -100,8 +100,9 @@ class Table(TableData):
         config: TableConfig,
         autoplayer: AutoPlayer,
         seeds: Callable[[], int],
+        table_number: int = 0,
     ) -> None:
-        super().__init__(table_id, options, config)
+        super().__init__(table_id, options, config, table_number)
         self._autoplayer, self._seeds = autoplayer, seeds
         self._outbox = outbox = Outbox(self)
         self._journal = journal = Journal(self, outbox, autoplayer)
@@ -165,8 +166,8 @@ class Table(TableData):
                 seating.play_now(client, player, bot)
             case Watch(client, _, invite):
                 seating.watch(client, invite)
-            case Leave(client):
-                seating.leave(client)
+            case Leave(client, _, escape):
+                seating.leave(client, escape)
             case AddBot(client, seat, bot):
                 self.seated(client)
                 seating.add_bot(seat, bot)
@@ -225,11 +226,12 @@ class Table(TableData):
         autoplayer: AutoPlayer,
         seeds: Callable[[], int],
         entries: Iterable[Entry],
+        table_number: int = 0,
     ) -> Table:
         """The table that ``entries`` (its log, from its last snapshot on) lead to; nobody connected.
         Continue it with :class:`~tuolaji.room.commands.Resume`. Raises
         :class:`~tuolaji.room.entries.BadEntry` naming the table and the entry if one cannot be applied."""
-        table = cls(table_id, options, config, autoplayer, seeds)
+        table = cls(table_id, options, config, autoplayer, seeds, table_number)
         for position, entry in enumerate(entries):
             try:
                 table._journal.apply(entry)
@@ -240,4 +242,6 @@ class Table(TableData):
 
     def rebuilt(self, entries: Iterable[Entry]) -> Table:
         """This table (same id, options, config and players) rebuilt from ``entries``; nobody connected."""
-        return Table.restore(self.id, self.options, self.config, self._autoplayer, self._seeds, entries)
+        return Table.restore(
+            self.id, self.options, self.config, self._autoplayer, self._seeds, entries, self.table_number
+        )

@@ -8,6 +8,7 @@ its answer (a ``table`` message, or a refusal) ends the request (``tuolaji.serve
 
 from __future__ import annotations
 
+import logging
 import math
 import secrets
 import time
@@ -23,6 +24,8 @@ from tuolaji.server.placement import Placement
 from tuolaji.server.tablehost import player_of
 from tuolaji.wire.inbound import ClientMessage, NewTable, TakeSeat
 from tuolaji.wire.nodes import TableOpening
+
+log = logging.getLogger(__name__)
 
 INVITE_BYTES = 12
 """Random bytes of a private table's invite code (``secrets.token_urlsafe``: 16 characters, 96 bits)."""
@@ -100,6 +103,11 @@ class Admission:
             text = f"{kind}: too many tables in a row; try again in {retry} s"
             conn.error("rate_limited", text, msg.id, params={"reason": "joins", "seconds": retry})
             return False
+        # The table shows the account as it is now: titles and the balance an escape would cost (R43).
+        try:
+            conn.account = await self.hosting.services.accounts.get(account_id) or conn.account
+        except Exception:
+            log.warning("account %d could not be read again; the table shows it as at hello", account_id)
         try:
             wait = await self.bus.escape_wait(account_id)
         except BusDown:

@@ -22,9 +22,11 @@ from tuolaji.server.api_console_accounts import ConsoleAccountsApi
 from tuolaji.server.api_records import RecordsApi
 from tuolaji.server.api_reports import ReportsApi
 from tuolaji.server.http_io import Handler, error_response, guarded
+from tuolaji.server.listing import invitation
 from tuolaji.server.lobby import Lobby
 from tuolaji.server.services import Services
 from tuolaji.server.staff import StaffGate
+from tuolaji.wire.inbound import INVITE_CODE
 from tuolaji.wire.outbound import PROTOCOL_VERSION
 
 
@@ -78,6 +80,7 @@ class Api:
             "console_correct": accounts.correct,
             "console_reports": reports.reports,
             "console_close_report": reports.close_report,
+            "invite": self.invite,
         }
 
     async def health(self, request: Request) -> Response:
@@ -105,6 +108,16 @@ class Api:
     async def tables(self, request: Request) -> Response:
         """``GET /api/tables``: the open tables."""
         return JSONResponse({"tables": self.feed.table_list()})
+
+    async def invite(self, request: Request) -> Response:
+        """``GET /api/invites/{code}``: who invites to which table (number and inviter's nickname),
+        for the landing page of an invite link; 404 ``not_found`` for a code no open table has."""
+        code = str(request.path_params["code"])
+        table_id = self.feed.invites.table_of(code) if INVITE_CODE.fullmatch(code) else None
+        summary = self.feed.summaries.get(table_id) if table_id is not None else None
+        if summary is None:
+            return error_response(404, "not_found", "no open table has this invite code")
+        return JSONResponse(invitation(summary))
 
 
 ROUTES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -138,6 +151,7 @@ ROUTES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("/api/console/accounts/{id:str}/correct", "console_correct", ("POST",)),
     ("/api/console/reports", "console_reports", ("GET",)),
     ("/api/console/reports/{id:str}/close", "console_close_report", ("POST",)),
+    ("/api/invites/{code:str}", "invite", ("GET",)),
 )
 """Every endpoint: path, route name (:meth:`Api.handlers`), methods."""
 

@@ -88,8 +88,8 @@ class Hosting:
         """Open a new table here (its lease and its log first). Raises ``BusDown``."""
         await self.bus.new_table(table_id)
         fence = 1 if self.bus.fenced else None
-        await self.services.table_log.create(table_id, options.to_json(), fence or 0)
-        table = Table(table_id, options, self.table_config, make_autoplayer, self.match_seed)
+        number = await self.services.table_log.create(table_id, options.to_json(), fence or 0)
+        table = Table(table_id, options, self.table_config, make_autoplayer, self.match_seed, number)
         self.services.metrics.tables_opened.inc()
         return self._host(table, 1, fence)
 
@@ -119,7 +119,7 @@ class Hosting:
         try:
             options = TableOptions.from_json(opened.options)
             table = Table.restore(
-                opened.id, options, self.table_config, make_autoplayer, self.match_seed, opened.entries
+                opened.id, options, self.table_config, make_autoplayer, self.match_seed, opened.entries, opened.number
             )
         except Exception:
             self.services.metrics.error("log_replay")

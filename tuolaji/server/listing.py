@@ -43,3 +43,13 @@ class InviteIndex:
     def table_of(self, code: str) -> str | None:
         """The open table whose invite code is ``code``, if any."""
         return self._tables.get(code)
+
+
+def invitation(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """What an invite link's landing page shows before sign-in (``GET /api/invites/{code}``): the
+    table's ``number`` and the ``inviter``'s nickname: the table's creator if seated there, else the
+    first person seated (None if nobody is). Nothing else of the table: no id, no cards, no code."""
+    people = [seat["account"] for seat in summary.get("seats", []) if seat.get("account")]
+    creator = [account for account in people if account.get("id") == summary.get("creator")]
+    inviter = (creator or people or [None])[0]
+    return {"number": summary.get("number", 0), "inviter": inviter["nickname"] if inviter else None}

@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from typing import Protocol
 
 from tuolaji.game.actions import Action, Play
-from tuolaji.game.settlement import rank_title, wealth_title
+from tuolaji.game.settlement import Balance, rank_title, wealth_title
 from tuolaji.room.commands import (
     Attach,
     BotAnswer,
@@ -95,8 +95,9 @@ def now_ms() -> int:
 
 
 def player_of(account: AccountData) -> Player:
-    """How a table shows an account."""
-    return Player(account.id, account.nickname, rank_title(account.points)[0], wealth_title(account.silver)[0])
+    """How a table shows an account (with its balance: what an escape would cost it, R43)."""
+    rank, wealth = rank_title(account.points)[0], wealth_title(account.silver)[0]
+    return Player(account.id, account.nickname, rank, wealth, Balance(account.points, account.silver))
 
 
 @dataclass(frozen=True)

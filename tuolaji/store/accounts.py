@@ -24,7 +24,7 @@ from tuolaji.game.settlement import rank_title, wealth_title
 from tuolaji.store.db import Database
 from tuolaji.store.ledger import post
 from tuolaji.store.models import Account, SessionToken, utcnow
-from tuolaji.store.nicknames import GUEST_PREFIX, NICKNAME_MAX, NicknameError, skeleton
+from tuolaji.store.nicknames import GUEST_PREFIX, NICKNAME_MAX, NicknameError, guest_nickname, skeleton
 from tuolaji.store.nicknames import check_nickname as _check_nickname
 from tuolaji.store.passwords import (
     HashingBusy,
@@ -221,12 +221,16 @@ class Accounts:
         """Stop the password threads (after the checks already admitted)."""
         self.hashing.close()
 
-    async def _insert(self, nickname: str, password_hash: str | None, guest: bool) -> tuple[str, AccountData]:
+    async def _insert(self, nickname: str | None, password_hash: str | None) -> tuple[str, AccountData]:
+        """A new account named ``nickname`` (None: a guest, named by its id) and its session token."""
         token = secrets.token_urlsafe(32)
         async with self.db.writing(), self.db.sessions.begin() as session:
+            guest = nickname is None
+            # A guest's name needs its id: it has a name no nickname can have until the row has one.
+            name = nickname if nickname is not None else f"\x02{token}"[:NICKNAME_MAX]
             row = Account(
-                nickname=nickname,
-                nickname_key=skeleton(nickname),
+                nickname=name,
+                nickname_key=skeleton(name) if not guest else name,
                 password_hash=password_hash,
                 guest=guest,
                 points=0,
@@ -236,19 +240,19 @@ class Accounts:
             )
             session.add(row)
             await session.flush()
+            if guest:
+                row.nickname = guest_nickname(row.id)
+                row.nickname_key = skeleton(row.nickname)
+                await session.flush()
             post(session, row, "start_grant", 0, self.start_silver)
             session.add(SessionToken(token_hash=session_id(token), account_id=row.id))
             data = AccountData.of(row)
         return token, data
 
     async def create_guest(self) -> tuple[str, AccountData]:
-        """A new guest account and its session token."""
-        for _ in range(10):
-            try:
-                return await self._insert(GUEST_PREFIX + secrets.token_hex(3), None, True)
-            except IntegrityError:
-                continue
-        raise AccountError("could not find a free guest nickname")
+        """A new guest account (named :func:`~tuolaji.store.nicknames.guest_nickname` of its id) and
+        its session token."""
+        return await self._insert(None, None)
 
     async def _hash(self, password: str) -> str:
         try:
@@ -262,7 +266,7 @@ class Accounts:
         secret = check_password(password, name)
         password_hash = await self._hash(secret)
         try:
-            return await self._insert(name, password_hash, False)
+            return await self._insert(name, password_hash)
         except IntegrityError:
             raise NicknameTaken(f"nickname {name!r} is taken (or one that looks the same)") from None
 

@@ -135,6 +135,12 @@ class LiveTable(Base):
     fence: Mapped[int] = mapped_column(BigInteger, default=0)
     open: Mapped[bool] = mapped_column(Boolean, default=True, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    number: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """What players call the table (第 N 桌): the smallest positive number no other open table held
+    when it was opened (:meth:`tuolaji.store.tablelog.TableLog.create`)."""
+
+
+Index("uq_live_tables_number", LiveTable.number, unique=True)
 
 
 class TableLogEntry(Base):

@@ -31,6 +31,8 @@ from confusable_homoglyphs import categories
 GUEST_PREFIX: Final = "guest-"
 GUEST_RESERVED: Final = "guest"
 """Nicknames whose skeleton starts with this one's are kept for guests (whatever dash follows)."""
+GUEST_DIGITS: Final = 4
+"""A guest's number has at least this many digits (``guest-0042``)."""
 NICKNAME_MAX: Final = 20
 KEY_MAX: Final = 40
 """Length of the stored key (``accounts.nickname_key``); a valid nickname's skeleton always fits."""
@@ -168,3 +170,9 @@ def check_nickname(nickname: object) -> str:
             f"nicknames starting with {GUEST_RESERVED!r} (or a look-alike of it) are kept for guests", "guest"
         )
     return name
+
+
+def guest_nickname(account_id: int) -> str:
+    """A guest's nickname: ``guest-`` and its account id, zero-padded to :data:`GUEST_DIGITS` digits
+    (``guest-0042``; unique as ids are). The browser client shows it as 遊客0042, 游客0042 or Guest 0042."""
+    return f"{GUEST_PREFIX}{account_id:0{GUEST_DIGITS}d}"

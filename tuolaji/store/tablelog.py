@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol, cast
 
-from sqlalchemy import Table, bindparam, delete, insert, select, update
+from sqlalchemy import Table, bindparam, delete, func, insert, literal, select, union, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.sql import Executable
 
@@ -46,6 +47,14 @@ _TOKENS = (
     .with_for_update()
 )
 """The fencing tokens of the tables a batch writes, their rows locked (one statement a batch)."""
+_TAKEN = select(LiveTable.number).where(LiveTable.number.is_not(None))
+_CANDIDATES = union(
+    select(literal(1).label("n")), select((LiveTable.number + 1).label("n")).where(LiveTable.number.is_not(None))
+).subquery()
+_FREE_NUMBER = select(func.min(_CANDIDATES.c.n)).where(_CANDIDATES.c.n.not_in(_TAKEN))
+"""The smallest positive table number no open table holds: 1, or one above a number that is taken."""
+NUMBER_ATTEMPTS = 5
+"""A new table picks its number again this often when another node took the same one at once."""
 LINGER_SECONDS = 0.002
 """A batch of log writes waits this long for more before its transaction starts."""
 SLOW_WRITE_SECONDS = 1.0
@@ -88,6 +97,8 @@ class OpenTable:
     fence: int
     rows: tuple[tuple[int, Any], ...]
     next_seq: int
+    number: int = 0
+    """The table's number (第 N 桌; 0 for a table opened before tables had numbers)."""
 
     @property
     def entries(self) -> list[Entry]:
@@ -132,10 +143,21 @@ class TableLog:
         """Steps waiting for the next batch."""
         return len(self._pending)
 
-    async def create(self, table_id: str, options: dict[str, Any], fence: int = 0) -> None:
-        """Open the log of a new table."""
-        async with self.db.writing(), self.db.sessions.begin() as session:
-            session.add(LiveTable(id=table_id, options=options, fence=fence, open=True))
+    async def create(self, table_id: str, options: dict[str, Any], fence: int = 0) -> int:
+        """Open the log of a new table; its number (第 N 桌): the smallest positive number no other
+        open table holds (a closed table's row goes, so its number is free again). Two nodes that
+        pick the same number at once: the unique index refuses the second, which picks again."""
+        attempts = 0
+        while True:
+            try:
+                async with self.db.writing(), self.db.sessions.begin() as session:
+                    number = int((await session.execute(_FREE_NUMBER)).scalar_one())
+                    session.add(LiveTable(id=table_id, options=options, fence=fence, open=True, number=number))
+                return number
+            except IntegrityError:
+                attempts += 1
+                if attempts >= NUMBER_ATTEMPTS:
+                    raise
 
     async def append(self, write: LogWrite) -> Settled | None:
         """Write ``write`` (committed when this returns); what settling its hand did, if it had one.
@@ -390,4 +412,4 @@ async def _load_many(session: AsyncSession, table_ids: Sequence[str] | None) -> 
 def _opened(row: LiveTable, entries: list[tuple[int, Any]]) -> OpenTable:
     """The open table ``row`` with its log ``entries`` (``(seq, entry)`` in order)."""
     last = entries[-1][0] if entries else 0
-    return OpenTable(row.id, dict(row.options), row.fence, tuple(entries), last + 1)
+    return OpenTable(row.id, dict(row.options), row.fence, tuple(entries), last + 1, row.number or 0)

@@ -154,3 +154,12 @@ export function report(handId, accountId, reason, note) {
 export function consoleCall(path, body) {
   return request(body === undefined ? "GET" : "POST", `/api/console/${path}`, body);
 }
+
+/**
+ * Who invites to which table with an invite code (PROTOCOL.md §2.6): for the landing page before sign-in.
+ * @param {string} code
+ * @returns {Promise<{number: number, inviter: string|null}>} (404 `not_found`: no open table has the code)
+ */
+export function invitation(code) {
+  return request("GET", `/api/invites/${encodeURIComponent(code)}`);
+}

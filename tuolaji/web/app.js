@@ -2,15 +2,17 @@
 // console), session, the live connection, invite links, notices, bans and reports.
 
 import * as api from "./api.js";
+import { openBidHistory } from "./bids.js";
 import { bindBotLevel, chosenBot } from "./bots.js";
 import { ConsoleView } from "./console.js";
-import { confirmWrongFollow, showSettlement } from "./dialogs.js";
+import { confirmEscape, confirmWrongFollow, showSettlement } from "./dialogs.js";
 import { h, toast } from "./dom.js";
 import { describeError } from "./errors.js";
 import { LANGUAGES, addStrings, language, onLanguageChange, setLanguage, t, title, translatePage } from "./i18n.js";
 import { forgetAddress, inviteFromAddress, openInvite } from "./invite.js";
 import { LobbyView, bindWarnFollow, readOptions, warnWrongFollow } from "./lobby.js";
 import { NoticeBanner } from "./notice.js";
+import { personName, tableName } from "./names.js";
 import * as phrases from "./phrases.js";
 import { HistoryView } from "./replay.js";
 import { openReport } from "./report.js";
@@ -19,6 +21,7 @@ import { Socket } from "./socket.js";
 import * as sound from "./sound.js";
 import { LeaderboardView, ProfileView } from "./standings.js";
 import { TableView, isMyMove, seatName, teamName } from "./table.js";
+import { cardsText } from "./words.js";
 
 addStrings({
   warn_wrong_follow: ["跟错牌先提示我（新手）", "跟錯牌先提示我（新手）", "Warn me before a wrong follow (beginners)"],
@@ -26,8 +29,36 @@ addStrings({
   mode_laogai_warn: ["劳改（先提示）", "勞改（先提示）", "勞改 (with warning)"],
   reconnect_banner: ["连接中断，正在重新连接…", "連線中斷，正在重新連線…", "Connection lost: reconnecting…"],
   restart_banner: ["服务器正在重启，马上重新连接…", "伺服器正在重新啟動，馬上重新連線…", "The server is restarting: reconnecting…"],
-  sound_on: ["声音：开（点一下静音）", "聲音：開（按一下靜音）", "Sound on (click to mute)"],
-  sound_off: ["声音：关（点一下打开）", "聲音：關（按一下打開）", "Sound off (click to turn on)"],
+  sound_on: ["声音开着：点一下静音", "聲音開著：按一下靜音", "Sound is on: click to mute"],
+  sound_off: ["声音关着：点一下打开", "聲音關著：按一下打開", "Sound is off: click to turn it on"],
+  sound_mute: ["静音", "靜音", "Mute"],
+  sound_unmute: ["开声音", "開聲音", "Sound on"],
+  timeout_played: ["超时，已代你出 {cards}（{n}/{m}）", "超時，已代你出 {cards}（{n}/{m}）", "Time ran out: {cards} played for you ({n}/{m})"],
+  timeout_autoplay: [
+    "连续超时 {m} 次，已为你托管：按「取消托管」就能自己出牌",
+    "連續超時 {m} 次，已為你託管：按「取消託管」就能自己出牌",
+    "{m} timeouts in a row: auto-play (託管) is on. Press “Stop auto-play” to play yourself",
+  ],
+  not_sent: ["没有连上服务器：「{what}」没有送出，连上后请再试", "沒有連上伺服器：「{what}」沒有送出，連上後請再試", "Not connected: “{what}” was not sent. Try again once reconnected"],
+  lost_in_transit: [
+    "连接中断时「{what}」还没有回音：可能没有送到，连上后请看牌桌再试",
+    "連線中斷時「{what}」還沒有回音：可能沒有送到，連上後請看牌桌再試",
+    "The connection dropped before “{what}” was answered: it may not have arrived. Check the table once reconnected",
+  ],
+  bid_short: ["叫主", "叫主", "Bid"],
+  watch_gone: ["你在看的牌桌已经不在了", "你在看的牌桌已經不在了", "The table you were watching is gone"],
+  invite_landing: ["{name} 邀请你加入{table}", "{name} 邀請你加入{table}", "{name} invites you to {table}"],
+  invite_landing_anyone: ["有人邀请你加入{table}", "有人邀請你加入{table}", "You are invited to {table}"],
+  invite_landing_how: [
+    "登录、注册或以游客身份进入，就能入座。",
+    "登入、註冊或以訪客身分進入，就能入座。",
+    "Log in, register or play as a guest to take a seat.",
+  ],
+  invite_landing_gone: [
+    "这个邀请链接已经失效（牌桌可能已经散了）。",
+    "這個邀請連結已經失效（牌桌可能已經散了）。",
+    "This invite link no longer works (the table may have closed).",
+  ],
   remind_sent: ["已提醒{name}：这一轮的跟牌可能不合规则", "已提醒{name}：這一輪的跟牌可能不合規則", "You reminded {name}: their follow may break the rules"],
   remind_got: ["{name}提醒你：这一轮的跟牌可能不合规则，可以撤牌", "{name}提醒你：這一輪的跟牌可能不合規則，可以撤牌", "{name} reminds you: your follow may break the rules; you can still retract"],
   retracted: ["{name}撤牌 {k} 张，{team}扣 {n} 分", "{name}撤牌 {k} 張，{team}扣 {n} 分", "{name} retracted {k} card(s): {n} points against {team}"],
@@ -67,7 +98,16 @@ const state = {
   invite: inviteFromAddress(),
   /** whether the socket said welcome (messages other than hello may go) */
   welcomed: false,
+  /** @type {{points: number, silver: number}|null} what leaving now would cost me (R43; `state.escape_cost`) */
+  escapeCost: null,
+  /** @type {Map<string, string>} my table requests not answered yet: id → the i18n key of what it was */
+  pending: new Map(),
+  /** @type {{count: number, limit: number, autoplay: boolean}|null} my turn timed out; the play for me is coming */
+  timedOut: null,
 };
+
+/** The table I watch (sessionStorage, so a reload or a restarted server brings me back to it). */
+const WATCHING_KEY = "tuolaji.watching";
 
 const socket = new Socket(api.savedToken, { onMessage, onStatus });
 const rules = new RulesView(/** @type {HTMLDialogElement} */ ($("rules-dialog")));
@@ -78,18 +118,20 @@ const lobby = new LobbyView($("table-list"), {
   watch: (table) => socket.send("watch", { table }),
 });
 const tableView = new TableView($("table-screen"), {
-  bid: (suit, count) => socket.send("bid", { suit, count }),
-  pass: () => socket.send("pass"),
+  bid: (suit, count) => sendTable("bid", { suit, count }, "bid_short"),
+  pass: () => sendTable("pass", {}, "bid_pass"),
   play: (cards) => sendPlay(cards, false),
-  remind: () => socket.send("remind"),
-  retract: () => socket.send("retract"),
-  autoplay: (on) => socket.send("autoplay", { on }),
-  leave: () => socket.send("leave"),
-  start: () => socket.send("start"),
-  addBot: (seat) => socket.send("add_bot", { seat, bot: chosenBot() }),
-  join: (seat) => state.table.summary && socket.send("join", { table: state.table.summary.id, seat }),
+  remind: () => sendTable("remind", {}, "remind"),
+  retract: () => sendTable("retract", {}, "retract"),
+  autoplay: (on) => sendTable("autoplay", { on }, on ? "autoplay_on" : "autoplay_off"),
+  leave: () => leaveTable(),
+  start: () => sendTable("start", {}, "start"),
+  addBot: (seat) => sendTable("add_bot", { seat, bot: chosenBot() }, "add_bot"),
+  join: (seat) => state.table.summary && sendTable("join", { table: state.table.summary.id, seat }, "sit"),
   invite: () => openTableInvite(),
   phrases: () => openPhrases(),
+  bids: () => openBidHistory(/** @type {HTMLDialogElement} */ ($("bids-dialog")), state.table.view?.bids ?? [],
+    (seat) => tableView.seatName(seat)),
 });
 const backHome = () => show(state.table.summary ? "table-screen" : "lobby-screen");
 const history = new HistoryView($("history-screen"), { back: backHome });
@@ -122,9 +164,65 @@ const profileView = new ProfileView($("profile-screen"), {
   },
 });
 
+/**
+ * Say something briefly: at the table in its status line (never over the buttons), elsewhere as a toast.
+ * @param {string} text
+ * @param {"info"|"error"} [kind]
+ */
+function say(text, kind = "info") {
+  if (state.screen === "table-screen") tableView.notice(text, kind);
+  else toast(text, kind);
+}
+
 /** @param {unknown} error an HTTP refusal or a network failure: said in the reader's language */
 function failed(error) {
   toast(httpErrorText(error), "error");
+}
+
+/**
+ * Send a request to my table. Nothing is dropped silently: when the socket is not open it is not sent and the
+ * page says so; once sent, it is remembered until answered, so a connection that drops first is said too.
+ * @param {string} type
+ * @param {Record<string, any>} fields
+ * @param {string} what the i18n key of what it does ("play", "bid_short"…), for those notices
+ * @returns {string|null} the message id, or null when it was not sent
+ */
+function sendTable(type, fields, what) {
+  const id = socket.send(type, fields);
+  if (id === null) tableView.notice(t("not_sent", { what: t(what) }), "error");
+  else state.pending.set(id, what);
+  return id;
+}
+
+/** 離開: between hands (or watching) at once; during a hand it is an escape (R43), so it asks first with its cost. */
+function leaveTable() {
+  const { seat, view, summary } = state.table;
+  const inHand = seat !== null && summary?.state === "playing" && view !== null && view.phase !== "finished";
+  if (inHand) askEscape(state.escapeCost);
+  else sendTable("leave", { escape: false }, "leave");
+}
+
+/** @param {{points: number|null, silver: number|null}|null} cost what the escape costs (null: not known) */
+async function askEscape(cost) {
+  if (await confirmEscape(/** @type {HTMLDialogElement} */ ($("confirm-dialog")), cost)) {
+    sendTable("leave", { escape: true }, "leave");
+  }
+}
+
+/** @param {{table: string, invite: string|null}|null} watching the table I watch now (null: none) */
+function rememberWatching(watching) {
+  if (watching) sessionStorage.setItem(WATCHING_KEY, JSON.stringify(watching));
+  else sessionStorage.removeItem(WATCHING_KEY);
+}
+
+/** @returns {{table: string, invite: string|null}|null} the table I watched before a reload or a lost connection */
+function watchedTable() {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(WATCHING_KEY) ?? "null");
+    return saved && typeof saved.table === "string" ? saved : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -146,7 +244,7 @@ function openTableInvite() {
   if (!summary?.invite) return;
   const creator = summary.creator === state.account?.id && state.table.seat !== null;
   openInvite(/** @type {HTMLDialogElement} */ ($("invite-dialog")), {
-    code: summary.invite, creator, publish: () => socket.send("make_public"), copied: () => toast(t("invite_copied")),
+    code: summary.invite, creator, publish: () => socket.send("make_public"), copied: () => say(t("invite_copied")),
   });
 }
 
@@ -186,9 +284,9 @@ function renderMe() {
   $("console-open").hidden = !account || !state.role;
   if (!account) return;
   me.replaceChildren(
-    h("span.nick", { id: "me-nick" }, account.nickname),
-    h("span.stat", { id: "me-points" }, `${t("score_points")} `, h("b", {}, String(account.points)), ` ${title(account.rank.title)}`),
-    h("span.stat", { id: "me-silver" }, `${t("silver")} `, h("b", {}, String(account.silver)), ` ${title(account.wealth.title)}`),
+    h("span.nick", { id: "me-nick" }, personName(account.nickname)),
+    h("span.stat", { id: "me-points" }, `${t("score_points")} `, h("b", {}, String(account.points)), h("span.title", {}, ` ${title(account.rank.title)}`)),
+    h("span.stat", { id: "me-silver" }, `${t("silver")} `, h("b", {}, String(account.silver)), h("span.title", {}, ` ${title(account.wealth.title)}`)),
   );
 }
 
@@ -205,6 +303,13 @@ function onStatus(status, retryMs) {
   if (status === "open") restarting = false;
   else state.welcomed = false;
   document.body.dataset.conn = status;
+  if (status !== "open" && state.pending.size) {
+    // Sent but not answered when the connection went: it may not have arrived. Say so rather than guess.
+    const what = [...new Set(state.pending.values())].map((key) => t(key)).join("、");
+    state.pending.clear();
+    tableView.notice(t("lost_in_transit", { what }), "error", 8000);
+  }
+  tableView.setOnline(status === "open");
   renderReconnect();
 }
 
@@ -215,6 +320,8 @@ function renderReconnect() {
   const retrying = socket.wasOpen && (status === "connecting" || status === "waiting");
   banner.hidden = !(retrying || restarting);
   banner.textContent = t(restarting ? "restart_banner" : "reconnect_banner");
+  // The strip says it all: the top bar's own word on the connection would only crowd it.
+  if (!banner.hidden) $("conn").hidden = true;
 }
 
 /** @param {import("./socket.js").Message} msg */
@@ -228,7 +335,11 @@ function onMessage(msg) {
       state.pendingPlay = null;
       state.welcomed = true;
       renderMe();
-      if (msg.table === null) {
+      if (msg.table === null && watchedTable() && !state.invite) {
+        // A spectator after a reload, a dropped connection or a restart: back to the table watched.
+        const watched = /** @type {{table: string, invite: string|null}} */ (watchedTable());
+        state.pending.set(/** @type {string} */ (socket.send("watch", { table: watched.table, invite: watched.invite ?? undefined })), "watch");
+      } else if (msg.table === null) {
         if (state.table.summary && state.table.seat !== null) toast(t("table_gone"));
         resetTable();
         if (!READING.has(state.screen)) show("lobby-screen");
@@ -242,6 +353,9 @@ function onMessage(msg) {
       restarting = true;
       renderReconnect();
       break;
+    case "ack":
+      state.pending.delete(msg.ref);
+      break;
     case "lobby":
       lobby.setAll(msg.tables);
       break;
@@ -253,7 +367,7 @@ function onMessage(msg) {
       break;
     case "table":
       if (state.table.summary?.id === msg.table.id && state.table.summary?.private && !msg.table.private) {
-        toast(t("made_public"));
+        say(t("made_public"));
       }
       state.table.summary = msg.table;
       if (state.summaryAtStart === null) {
@@ -261,6 +375,7 @@ function onMessage(msg) {
         state.levelsAtStart = [...msg.table.levels];
       }
       state.table.seat = msg.seat;
+      rememberWatching(msg.seat === null ? { table: msg.table.id, invite: msg.table.invite ?? null } : null);
       enterTable();
       tableView.render(state.table);
       break;
@@ -288,6 +403,7 @@ function onMessage(msg) {
       if (phrases.received(msg) && msg.table_id === state.table.summary?.id) tableView.showPhrase(msg.seat, msg.phrase);
       break;
     case "left":
+      rememberWatching(null);
       resetTable();
       if (state.screen !== "console-screen") show("lobby-screen");
       if (msg.reason === "moderator") toast(t("left_moderator", { why: t(`why_${msg.why ?? "other"}`) }), "error");
@@ -313,6 +429,7 @@ function onState(msg) {
   }
   const wasMyTurn = isMyMove(model);
   model.view = msg.view;
+  state.escapeCost = msg.escape_cost ?? null;
   model.clock = msg.clock ? clockFrom(msg.clock) : null;
   for (const event of msg.events ?? []) onEvent(event);
   enterTable();
@@ -328,22 +445,45 @@ function onEvent(event) {
   const mine = state.table.seat;
   const name = (/** @type {number} */ seat) => seatName(state.table.summary?.seats[seat]);
   const team = (/** @type {number} */ seat) => teamName(seat % 2, mine);
-  if (event.type === "laogai_retract") toast(t("laogai_retracted"));
+  const notice = tableView.notice.bind(tableView);
+  if (event.type === "laogai_retract") notice(t("laogai_retracted"));
   if (event.type === "remind") {
-    if (event.seat === mine) toast(t("remind_sent", { name: name(event.partner) }));
-    else if (event.partner === mine) toast(t("remind_got", { name: name(event.seat) }), "error");
+    if (event.seat === mine) notice(t("remind_sent", { name: name(event.partner) }));
+    else if (event.partner === mine) notice(t("remind_got", { name: name(event.seat) }), "warn");
   }
   if (event.type === "retract") {
-    toast(t("retracted", { name: name(event.seat), k: event.cards.length, n: event.penalty, team: team(event.seat) }));
+    notice(t("retracted", { name: name(event.seat), k: event.cards.length, n: event.penalty, team: team(event.seat) }));
   }
-  if (event.type === "trick" && (mine === null || event.trick.winner % 2 === mine % 2)) sound.play("trick");
+  if (event.type === "trick") {
+    tableView.trickTaken();
+    if (mine === null || event.trick.winner % 2 === mine % 2) sound.play("trick");
+  }
   if (event.type === "laogai") {
     const first = event.wrong?.[0];
     if (first) {
       const why = describeError({ code: "illegal_follow", params: { reason: first.reason, rule: first.rule } });
-      toast(`${t("laogai_by", { name: name(first.seat), team: team(first.seat) })} · ${why.text}${why.rule ? ` (${why.rule})` : ""}`, "error");
+      notice(`${t("laogai_by", { name: name(first.seat), team: team(first.seat) })} · ${why.text}${why.rule ? ` (${why.rule})` : ""}`, "error");
     }
     sound.play("laogai");
+  }
+  if (mine !== null && event.seat === mine) onMyEvent(event);
+}
+
+/**
+ * What the system did for me, said (R44–R45): a timed-out turn and the play made for it, and why 託管 came on.
+ * @param {{type: string, [key: string]: any}} event an event of my seat
+ */
+function onMyEvent(event) {
+  if (event.type === "timeout") state.timedOut = { count: event.count, limit: event.limit ?? event.count, autoplay: false };
+  if (event.type === "autoplay") {
+    tableView.setAutoplayReason(event.on ? event.reason : null, state.timedOut?.limit ?? 0);
+    if (event.on && event.reason === "timeouts" && state.timedOut) state.timedOut.autoplay = true;
+  }
+  if (event.type === "play" && state.timedOut) {
+    const { count, limit, autoplay } = state.timedOut;
+    state.timedOut = null;
+    const played = t("timeout_played", { cards: cardsText(event.cards), n: count, m: limit });
+    tableView.notice(autoplay ? `${played} · ${t("timeout_autoplay", { m: limit })}` : played, "warn", autoplay ? 6000 : 5000);
   }
 }
 
@@ -371,11 +511,25 @@ function clockFrom(clock) {
  */
 function sendPlay(cards, confirmed) {
   const fields = state.laogaiConfirm ? { cards, laogai: confirmed } : { cards };
-  state.pendingPlay = { id: socket.send("play", fields), cards };
+  state.pendingPlay = { id: sendTable("play", fields, "play"), cards };
 }
 
 /** @param {import("./socket.js").Message} msg an `error` message */
 async function onError(msg) {
+  const asked = state.pending.get(msg.ref);
+  state.pending.delete(msg.ref);
+  if (asked === "watch" && ["no_table", "private_table", "bad_invite"].includes(msg.code)) {
+    // The table watched before the connection dropped is gone.
+    rememberWatching(null);
+    resetTable();
+    show("lobby-screen");
+    toast(t("watch_gone"));
+    return;
+  }
+  if (msg.code === "would_escape") {
+    askEscape({ points: msg.params?.points ?? null, silver: msg.params?.silver ?? null });
+    return;
+  }
   const pending = state.pendingPlay;
   if (pending && msg.ref === pending.id) {
     state.pendingPlay = null;
@@ -397,7 +551,7 @@ async function onError(msg) {
     return;
   }
   if (msg.code === "session_replaced") {
-    toast(t("session_replaced"), "error");
+    say(t("session_replaced"), "error");
     return;
   }
   if (state.screen === "table-screen") tableView.showError(msg);
@@ -410,6 +564,9 @@ function resetTable() {
   state.lastSeq = null;
   state.summaryAtStart = null;
   state.levelsAtStart = null;
+  state.escapeCost = null;
+  state.timedOut = null;
+  tableView.setAutoplayReason(null);
 }
 
 /**
@@ -432,6 +589,7 @@ function shutOut(msg) {
 
 function logOut() {
   socket.stop();
+  rememberWatching(null);
   api.saveToken(null);
   state.account = null;
   state.welcomed = false;
@@ -446,6 +604,25 @@ function startSession(session) {
   state.account = session.account;
   renderMe();
   socket.start();
+}
+
+/** An invite link opened before signing in: say who invites to which table (PROTOCOL.md §2.6). */
+async function showInviteLanding() {
+  const box = $("invite-landing");
+  const code = state.invite;
+  box.hidden = !code;
+  if (!code) return;
+  try {
+    const { number, inviter } = await api.invitation(code);
+    const table = tableName(number);
+    box.replaceChildren(
+      h("strong", { id: "invite-from" }, inviter ? t("invite_landing", { name: personName(inviter), table }) : t("invite_landing_anyone", { table })),
+      h("span", {}, t("invite_landing_how")));
+    box.classList.remove("gone");
+  } catch {
+    box.replaceChildren(h("strong", { id: "invite-from" }, t("invite_landing_gone")));
+    box.classList.add("gone");
+  }
 }
 
 function setupAuth() {
@@ -510,11 +687,13 @@ function setupLobby() {
   }, () => undefined);
   $("play-now").addEventListener("click", () =>
     socket.send("play_now", { bot: chosenBot(), options: { warn_wrong_follow: warnWrongFollow() } }));
-  $("history-open").addEventListener("click", async () => {
+  const openHistory = async () => {
     if (!state.account) return;
     show("history-screen");
     await history.open(state.account.id).catch((error) => toast(String(error.message ?? error), "error"));
-  });
+  };
+  $("history-open").addEventListener("click", openHistory);
+  $("history-lobby").addEventListener("click", openHistory);
   dialog.addEventListener("close", () => {
     const choice = dialog.returnValue;
     const hidden = /** @type {HTMLInputElement} */ (form.elements.namedItem("private")).checked;
@@ -568,10 +747,12 @@ function setupRules() {
   route();
 }
 
+/** The mute switch says what pressing it does (靜音 / 開聲音); its title says the state too. */
 function renderMute() {
   const button = $("mute");
   const off = sound.muted();
   button.setAttribute("aria-pressed", String(off));
+  button.textContent = `♪ ${t(off ? "sound_unmute" : "sound_mute")}`;
   button.title = t(off ? "sound_off" : "sound_on");
   button.setAttribute("aria-label", button.title);
 }
@@ -595,4 +776,8 @@ if (api.savedToken()) {
   socket.start();
 } else {
   show("auth-screen");
+  showInviteLanding();
+  onLanguageChange(() => {
+    if (state.screen === "auth-screen") showInviteLanding();
+  });
 }

@@ -3,8 +3,30 @@
 import { rankLabel } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { errorElement } from "./errors.js";
-import { t, title } from "./i18n.js";
+import { addStrings, t, title } from "./i18n.js";
+import { personName } from "./names.js";
 import { seatName, teamName } from "./table.js";
+
+addStrings({
+  escape_title: ["现在离开？", "現在離開？", "Leave now?"],
+  escape_confirm: [
+    "现在离开按逃跑处理：扣 {silver} 银子、{points} 积分，确定？",
+    "現在離開按逃跑處理：扣 {silver} 銀子、{points} 積分，確定？",
+    "Leaving now counts as an escape: you lose {silver} silver and {points} points. Leave anyway?",
+  ],
+  escape_confirm_plain: [
+    "现在离开按逃跑处理（扣银子和积分），确定？",
+    "現在離開按逃跑處理（扣銀子和積分），確定？",
+    "Leaving now counts as an escape (you lose silver and points). Leave anyway?",
+  ],
+  escape_why: [
+    "这一盘作废，对手分得你扣掉的；之后要等一会儿才能再入座（R43）。",
+    "這一盤作廢，對手分得你扣掉的；之後要等一會兒才能再入座（R43）。",
+    "The hand is void and your opponents share what you lose; you wait a while before you can sit again (R43).",
+  ],
+  escape_stay: ["继续打", "繼續打", "Stay and play"],
+  escape_leave: ["确定离开", "確定離開", "Leave anyway"],
+});
 
 /**
  * @typedef {{kind: string, dealer: number|null, winner: string|null, winning_team: number|null, levels: number,
@@ -67,7 +89,7 @@ export function showSettlement(dialog, end, ctx) {
     const titles = line.rank && line.wealth ? `${title(line.rank.title)} · ${title(line.wealth.title)}` : "";
     const reportable = end.hand_id && ctx.report && line.account_id !== null && line.account_id !== ctx.me;
     return h("tr", { class: line.seat === mySeat ? "mine" : "" },
-      h("td", {}, line.nickname ?? name(line.seat)),
+      h("td", {}, line.nickname ? personName(line.nickname) : name(line.seat)),
       h(`td.num.${delta(line.points_delta)}`, {}, signed(line.points_delta)),
       h(`td.num.${delta(line.silver_delta)}`, {}, signed(line.silver_delta)),
       h("td", {}, newRank || newWealth
@@ -134,4 +156,30 @@ function signed(n) {
 /** @param {number} n */
 function delta(n) {
   return n > 0 ? "up" : n < 0 ? "down" : "same";
+}
+
+/**
+ * Ask before leaving during a hand (an escape, R43), with what it costs.
+ * @param {HTMLDialogElement} dialog
+ * @param {{points: number|null, silver: number|null}|null} cost the seat's `escape_cost` (null: not known)
+ * @returns {Promise<boolean>} true to leave anyway; cancel keeps the seat and the silver
+ */
+export function confirmEscape(dialog, cost) {
+  return new Promise((resolve) => {
+    const done = (/** @type {boolean} */ answer) => {
+      dialog.close();
+      resolve(answer);
+    };
+    const known = cost !== null && cost.points !== null && cost.silver !== null;
+    dialog.replaceChildren(
+      h("h2", {}, t("escape_title")),
+      h("p.escape-cost", { id: "escape-cost" }, known ? t("escape_confirm", { points: Number(cost?.points), silver: Number(cost?.silver) })
+        : t("escape_confirm_plain")),
+      h("p.note", {}, t("escape_why")),
+      h("div.row.end", {},
+        h("button.primary", { onclick: () => done(false), dataset: { action: "stay" } }, t("escape_stay")),
+        h("button.warn", { onclick: () => done(true), dataset: { action: "escape" } }, t("escape_leave"))));
+    dialog.addEventListener("cancel", () => resolve(false), { once: true });
+    dialog.showModal();
+  });
 }

@@ -129,6 +129,9 @@ addStrings({
   "e.not_allowed.partner_not_followed": ["对家跟牌以后才能提醒，不能提醒领牌者。", "對家跟牌以後才能提醒，不能提醒領牌者。", "You may remind your partner only after they followed; the leader cannot be reminded."],
   "e.not_allowed.already_reminded": ["这一轮已经提醒过对家了。", "這一輪已經提醒過對家了。", "You already reminded your partner in this trick."],
   "e.not_allowed.already_passed": ["你已经说了不叫；其他人都说了不叫或叫不了，叫牌就结束。", "你已經說了不叫；其他人都說了不叫或叫不了，叫牌就結束。", "You already passed (不叫); bidding ends once everyone has passed or cannot bid."],
+  "e.not_allowed.system_play": ["这一手是系统替你出的（超时或托管），不能撤牌。", "這一手是系統替你出的（超時或託管），不能撤牌。", "The server played that for you (a timeout or 託管): it cannot be retracted (撤牌)."],
+  "e.would_escape": ["牌局中离开按逃跑处理（扣银子和积分）；确定要走才会离开。", "牌局中離開按逃跑處理（扣銀子和積分）；確定要走才會離開。", "Leaving during a hand counts as an escape (you lose silver and points); you leave only once you confirm."],
+  "e.would_escape.params": ["牌局中离开按逃跑处理：扣 {silver} 银子、{points} 积分；确定要走才会离开。", "牌局中離開按逃跑處理：扣 {silver} 銀子、{points} 積分；確定要走才會離開。", "Leaving during a hand counts as an escape: you lose {silver} silver and {points} points; you leave only once you confirm."],
   "e.not_allowed.not_follower": ["只有这一轮已经跟牌的人才能撤牌，领牌者不能撤牌。", "只有這一輪已經跟牌的人才能撤牌，領牌者不能撤牌。", "Only a follower who has played in this trick may retract (撤牌); the leader cannot."],
   "e.illegal_action": ["不能这样做。", "不能這樣做。", "That is not allowed."],
   "e.confirm_laogai": ["这样跟牌不合规则。", "這樣跟牌不合規則。", "That follow breaks the rules."],
@@ -159,7 +162,7 @@ function vars(p, names) {
   for (const key of ["cards", "example", "kept", "others", "missing"]) {
     if (Array.isArray(p[key])) out[key] = cardsText(p[key]);
   }
-  for (const key of ["held", "lead_size", "count", "best_pairs", "got_pairs", "standing", "seconds", "limit"]) {
+  for (const key of ["held", "lead_size", "count", "best_pairs", "got_pairs", "standing", "seconds", "limit", "points", "silver"]) {
     if (typeof p[key] === "number") out[key] = p[key];
   }
   if (typeof p.wait_ms === "number") out.wait_s = Math.max(1, Math.ceil(p.wait_ms / 1000));

@@ -111,10 +111,12 @@ export class Hand {
       const groups = cards.filter((el, i) => i > 0 && el.dataset.group !== cards[i - 1].dataset.group).length;
       const free = width - cardWidth;
       const steps = Math.max(cards.length - 1, 1);
-      let step = Math.min(MAX_STEP * cardWidth, free / (steps + groups * GROUP_GAP));
+      // A small card may show more than MAX_STEP of itself: never a strip under the narrowest one.
+      const widest = Math.max(MAX_STEP * cardWidth, this.#minStep(cardWidth));
+      let step = Math.min(widest, free / (steps + groups * GROUP_GAP));
       let gap = step * GROUP_GAP;
       if (step < this.#minStep(cardWidth)) {
-        step = Math.min(MAX_STEP * cardWidth, free / steps);
+        step = Math.min(widest, free / steps);
         gap = 0;
       }
       cards.forEach((el, i) => {

@@ -46,7 +46,6 @@ const STRINGS = {
   start: ["开始", "開始", "Start"],
   leave: ["离开", "離開", "Leave"],
   history: ["牌局记录", "牌局記錄", "History"],
-  table_n: ["牌桌 {n}", "牌桌 {n}", "Table {n}"],
   left_escaped: ["你在牌局中离开，按逃跑结算", "你在牌局中離開，按逃跑結算", "You left during a hand: settled as an escape"],
   left_removed: ["你离线到牌局结束，已离开牌桌", "你離線到牌局結束，已離開牌桌", "You were away when the hand ended and left the table"],
   left_closed: ["牌桌已解散", "牌桌已解散", "The table was dissolved"],

@@ -4,6 +4,7 @@ import { botLevel } from "./bots.js";
 import { cardElement, rankLabel } from "./cards.js";
 import { h } from "./dom.js";
 import { t, title } from "./i18n.js";
+import { tableName } from "./names.js";
 import { SEAT_KEYS, seatName } from "./table.js";
 
 /** @typedef {import("./table.js").TableSummary} TableSummary */
@@ -66,7 +67,7 @@ export class LobbyView {
           : null);
     });
     return h("li.table-item", { dataset: { table: table.id } },
-      h("header", {}, h("span.tid", {}, t("table_n", { n: table.id })),
+      h("header", {}, h("span.tid", {}, tableName(table.number)),
         h(`span.state${playing ? ".playing" : ""}`, {}, t(playing ? "status_playing" : "status_waiting"))),
       h("div.meta", {}, [
         t(`preset_${opts.preset}`),

@@ -4,6 +4,7 @@ import * as api from "./api.js";
 import { RANKS, displayGroup, rankLabel, sortCards } from "./cards.js";
 import { h } from "./dom.js";
 import { addStrings, t } from "./i18n.js";
+import { personName } from "./names.js";
 import { SEAT_KEYS, botName, playFit, playRow } from "./table.js";
 import { cardText } from "./words.js";
 
@@ -64,12 +65,14 @@ function recordTrump(record) {
 }
 
 /**
- * The table a hand was played at: its id, or (a private table, whose id is not shown) just that.
- * @param {string|null|undefined} tableId
+ * A hand in a list: its number in its match, and "a private table" for one played at a private table (table
+ * ids are never shown).
+ * @param {any} hand a HandSummary
  * @returns {string}
  */
-function tableName(tableId) {
-  return tableId ? t("table_n", { n: tableId }) : t("private_hand_table");
+function handName(hand) {
+  const number = t("hand_n", { n: hand.number });
+  return hand.table_id ? number : `${t("private_hand_table")} · ${number}`;
 }
 
 /**
@@ -81,7 +84,7 @@ function tableName(tableId) {
  */
 export function handItem(hand, replay, { deltas = false } = {}) {
   return h("li.history-item", { dataset: { hand: String(hand.id) } },
-    h("strong", {}, `${tableName(hand.table_id)} · ${t("hand_n", { n: hand.number })}`),
+    h("strong", {}, handName(hand)),
     h("span.when", {}, new Date(hand.finished_at).toLocaleString()),
     h(`span${hand.won ? ".won" : ""}`, {}, `${t("final_score")} ${hand.result?.score ?? "–"}`),
     deltas ? h("span", {}, `${t("score_points")} ${signed(hand.points_delta)} · ${t("silver")} ${signed(hand.silver_delta)}`) : null,
@@ -165,7 +168,7 @@ export class HistoryView {
     const ctx = recordTrump(record);
     const index = Math.min(replay.index, Math.max(tricks.length - 1, 0));
     const trick = tricks[index];
-    const name = (/** @type {number} */ s) => record.seats?.[s]?.nickname ?? botName(s);
+    const name = (/** @type {number} */ s) => (record.seats?.[s]?.nickname ? personName(record.seats[s].nickname) : botName(s));
     const position = (/** @type {number} */ s) => POSITIONS[(s - seat + 4) % 4];
     const board = h("div.replay-board", {},
       ...[0, 1, 2, 3].map((s) => h(`div.seat-tag.pos-${position(s)}`, { dataset: { seat: String(s) } }, name(s))));

@@ -5,6 +5,7 @@
 import * as api from "./api.js";
 import { h } from "./dom.js";
 import { addStrings, t, title } from "./i18n.js";
+import { personName } from "./names.js";
 import { handItem } from "./replay.js";
 
 addStrings({
@@ -80,7 +81,7 @@ export class LeaderboardView {
       dataset: { account: String(account.id), place: String(place) },
     },
       h("span.place", {}, String(place)),
-      h("button.link.name", { dataset: { action: "profile" }, onclick: () => this.handlers.profile(account.id) }, account.nickname),
+      h("button.link.name", { dataset: { action: "profile" }, onclick: () => this.handlers.profile(account.id) }, personName(account.nickname)),
       h("span.title", {}, title(this.board === "points" ? account.rank.title : account.wealth.title)),
       h("span.value", {}, String(this.board === "points" ? account.points : account.silver))));
     const pages = data?.pages ?? 1;
@@ -141,7 +142,7 @@ export class ProfileView {
     const hands = recent.map((hand) => handItem(hand, () => this.handlers.replay(hand)));
     this.root.replaceChildren(h("div.standings.profile", {},
       h("div.lobby-head", {},
-        h("h2", { id: "profile-name" }, account.nickname, account.guest ? h("span.badge", {}, t("guest_mark")) : null),
+        h("h2", { id: "profile-name" }, personName(account.nickname), account.guest ? h("span.badge", {}, t("guest_mark")) : null),
         h("button", { onclick: () => this.handlers.back(), dataset: { action: "back" } }, t("back"))),
       h("div.balances", {},
         balance("points", account.points, account.rank.title, places.points),

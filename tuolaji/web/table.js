@@ -1,11 +1,13 @@
 // The table screen: four seats around the felt, the trick, bids, the hand and the action buttons.
 
+import { bidLabel } from "./bids.js";
 import { bindBotLevel, botLevel } from "./bots.js";
 import { SUIT_SYMBOLS, cardElement, isTrump, rankLabel, sortCards } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { errorElement } from "./errors.js";
 import { Hand } from "./hand.js";
 import { addStrings, language, t, title } from "./i18n.js";
+import { personName, tableName } from "./names.js";
 import { phraseText } from "./phrases.js";
 
 addStrings({
@@ -15,7 +17,22 @@ addStrings({
     "撤回你這一輪出的牌重出：每張扣 10 分，算在你方",
     "Take back your follow and play again: 10 points a card against your team",
   ],
-  autoplay_status: ["托管中：系统替你出牌", "託管中：系統替你出牌", "Auto-play (託管) is on: the server plays for you"],
+  autoplay_status: [
+    "托管中：系统替你出牌 · 按「取消托管」自己出牌",
+    "託管中：系統替你出牌 · 按「取消託管」自己出牌",
+    "Auto-play (託管) is on: the server plays for you · press “Stop auto-play” to play yourself",
+  ],
+  autoplay_status_timeouts: [
+    "托管中（连续超时 {m} 次）：系统替你出牌 · 按「取消托管」自己出牌",
+    "託管中（連續超時 {m} 次）：系統替你出牌 · 按「取消託管」自己出牌",
+    "Auto-play (託管) is on after {m} timeouts in a row: the server plays for you · press “Stop auto-play” to play yourself",
+  ],
+  offline_status: ["重新连接中…：暂时不能出牌", "重新連接中…：暫時不能出牌", "Reconnecting…: moves wait until the connection is back"],
+  waiting_title: ["等大家到齐", "等大家到齊", "Waiting for everyone"],
+  waiting_ready: ["已准备", "已準備", "ready"],
+  waiting_press: ["还没按开始", "還沒按開始", "has not pressed Start"],
+  waiting_you: ["按「开始」就准备好了", "按「開始」就準備好了", "press Start when you are ready"],
+  waiting_empty: ["空位：等人入座", "空位：等人入座", "empty: waiting for a player"],
   review_left: ["复核 {s} 秒", "複核 {s} 秒", "Review {s}s"],
   review_retract: ["复核 {s} 秒：跟错了可以撤牌（扣 {n} 分）", "複核 {s} 秒：跟錯了可以撤牌（扣 {n} 分）", "Review {s}s: a wrong follow can still be retracted (costs {n} pts)"],
   turn_left: ["{s} 秒", "{s} 秒", "{s}s"],
@@ -24,6 +41,12 @@ addStrings({
 
 /** How long a quick phrase shows by its speaker's seat (ms). */
 const PHRASE_MS = 4000;
+/** How long a notice shows in the status line (ms). */
+const NOTICE_MS = 4000;
+/** How long the felt shows a trick being taken (ms; the CSS animation is as long). */
+const TAKE_MS = 600;
+/** Where the plays of a taken trick shrink to: the side of their box toward the winner (a CSS transform-origin). */
+const TAKE_ORIGINS = { bottom: "50% 100%", right: "100% 50%", top: "50% 0%", left: "0% 50%" };
 
 /**
  * @typedef {{seat: number, kind: "human"|"bot"|"empty", account: {id: number, nickname: string, rank: string, wealth: string}|null,
@@ -46,7 +69,8 @@ const PHRASE_MS = 4000;
  * @typedef {{summary: TableSummary|null, seat: number|null, view: SeatView|null, clock: Clock|null}} TableModel
  * @typedef {{bid: (suit: string, count: number) => void, pass: () => void, play: (cards: string[]) => void, remind: () => void,
  *   retract: () => void, autoplay: (on: boolean) => void, leave: () => void, start: () => void,
- *   addBot: (seat: number) => void, join: (seat: number) => void, invite: () => void, phrases: () => void}} TableHandlers
+ *   addBot: (seat: number) => void, join: (seat: number) => void, invite: () => void, phrases: () => void,
+ *   bids: () => void}} TableHandlers
  */
 
 const POSITIONS = ["bottom", "right", "top", "left"];
@@ -61,7 +85,7 @@ export const SEAT_KEYS = ["seat_S", "seat_E", "seat_N", "seat_W"];
 export function seatName(seat) {
   if (!seat || seat.kind === "empty") return t("empty_seat");
   if (seat.kind === "bot") return botName(seat.seat);
-  return seat.account?.nickname ?? "?";
+  return personName(seat.account?.nickname);
 }
 
 /**
@@ -91,15 +115,6 @@ export function isMyMove({ view, seat }) {
  */
 export function botName(seat) {
   return `${t("bot")} ${t(SEAT_KEYS[seat])}`;
-}
-
-/**
- * "♥×2" for a bid.
- * @param {{suit: string, count: number}} bid
- * @returns {string}
- */
-function bidLabel(bid) {
-  return `${SUIT_SYMBOLS[bid.suit]}×${bid.count}`;
 }
 
 /**
@@ -193,6 +208,16 @@ export class TableView {
     this.error = null;
     /** @type {Map<number, {phrase: string, until: number}>} the quick phrase shown by each seat, until when */
     this.bubbles = new Map();
+    /** whether the connection is open (off: moves are greyed out and the status says it reconnects) */
+    this.online = true;
+    /** @type {{text: string, kind: string, until: number}|null} a notice in the status line, until when */
+    this.shownNotice = null;
+    /** @type {string|null} why 託管 came on for me ("timeouts", "disconnect", "request"), from its event */
+    this.autoplayReason = null;
+    /** the timeouts in a row that turned 託管 on */
+    this.autoplayLimit = 0;
+    /** until when the felt shows a trick being taken (performance.now() ms) */
+    this.takingUntil = 0;
     new ResizeObserver(() => {
       this.trickKey = "";
       this.#renderTrick(this.#ctx());
@@ -213,13 +238,14 @@ export class TableView {
     this.root.dataset.myTurn = String(this.#myTurn());
     this.root.dataset.lead = String(this.#myTurn() && model.view?.trick.length === 0);
     this.root.dataset.autoplay = String(this.#myAutoplay());
+    this.root.dataset.online = String(this.online);
     this.#renderSeats();
     this.#renderInfo();
     this.#renderTrick(ctx);
     this.#renderScore();
     this.#renderBids();
     this.hand.setCards(model.view?.hand ?? [], ctx);
-    this.hand.setEnabled(model.seat !== null);
+    this.hand.setEnabled(model.seat !== null && this.online);
     this.#renderActions();
     this.#renderStatus();
     this.#tick();
@@ -228,6 +254,56 @@ export class TableView {
   /** Re-render the text after a language change. */
   retranslate() {
     this.render(this.model);
+  }
+
+  /**
+   * The connection is open (moves can be sent) or not (they are greyed out and the status says so).
+   * @param {boolean} online
+   */
+  setOnline(online) {
+    if (online === this.online) return;
+    this.online = online;
+    this.render(this.model);
+  }
+
+  /**
+   * Say something in the status line for a few seconds (the system acted for me, a partner reminded me…):
+   * in the page's flow above the hand, so it never covers a button.
+   * @param {string} text
+   * @param {"info"|"warn"|"error"} [kind]
+   * @param {number} [ms]
+   */
+  notice(text, kind = "info", ms = NOTICE_MS) {
+    this.error = null; // the newer word wins
+    this.shownNotice = { text, kind, until: performance.now() + ms };
+    this.#renderStatus();
+  }
+
+  /**
+   * @param {string|null} reason why 託管 came on for me (the `autoplay` event's reason), null when it went off
+   * @param {number} [limit] the timeouts in a row that turn it on (the `timeout` event's limit)
+   */
+  setAutoplayReason(reason, limit = 0) {
+    this.autoplayReason = reason;
+    this.autoplayLimit = limit;
+    this.#renderStatus();
+  }
+
+  /** A trick was just taken: its plays move toward the winner for a moment, then the next lead shows. */
+  trickTaken() {
+    this.takingUntil = performance.now() + TAKE_MS;
+    this.trickKey = "";
+    setTimeout(() => {
+      this.trickKey = "";
+      this.#renderTrick(this.#ctx());
+      this.#renderStatus();
+    }, TAKE_MS + 20);
+  }
+
+  /** @returns {boolean} whether a trick is being taken now (never hiding the trick I am to follow) */
+  #taking() {
+    const phase = this.model.view?.phase;
+    return performance.now() < this.takingUntil && (phase === "playing" || phase === "review") && !this.#myTurn();
   }
 
   /**
@@ -361,9 +437,9 @@ export class TableView {
     const summary = this.model.summary;
     if (!summary || summary.state === "playing" || (info && info.kind !== "empty")) return null;
     if (this.model.seat === null) {
-      return h("button.small", { onclick: () => this.handlers.join(seat), dataset: { action: "join" } }, t("sit"));
+      return h("button.small", { onclick: () => this.handlers.join(seat), disabled: !this.online, dataset: { action: "join" } }, t("sit"));
     }
-    return h("button.small", { onclick: () => this.handlers.addBot(seat), dataset: { action: "add-bot" } }, t("add_bot"));
+    return h("button.small", { onclick: () => this.handlers.addBot(seat), disabled: !this.online, dataset: { action: "add-bot" } }, t("add_bot"));
   }
 
   #renderInfo() {
@@ -375,15 +451,18 @@ export class TableView {
     const myTeam = (seat ?? 0) % 2;
     const bid = view?.bid
       ? t("bid_by", { name: seatName(summary?.seats[view.bid.seat]), bid: bidLabel(view.bid) }) : t("no_bid");
-    // Every bid of the hand, oldest first (R16–R18), as a tooltip; older servers send no `bids`.
-    const history = (view?.bids ?? []).map((b) => `${seatName(summary?.seats[b.seat])} ${bidLabel(b)}`).join(" → ");
+    // Every bid of the hand, oldest first (R16–R18): a tap opens the list (older servers send no `bids`).
+    const bids = view?.bids ?? [];
     fill(this.info,
-      h("div.info-main", {}, h("span.info-level", {}, t("hand_level", { level: rankLabel(ctx.level) })), trump),
-      h("div.info-bid", { title: history || null }, bid),
+      h("div.info-main", {}, h("span.info-table", {}, tableName(summary?.number)),
+        h("span.info-level", {}, t("hand_level", { level: rankLabel(ctx.level) })), trump),
+      bids.length
+        ? h("button.info-bid", { type: "button", onclick: () => this.handlers.bids(), dataset: { action: "bids" }, "aria-haspopup": "dialog" },
+          h("span", {}, bid), h("span.bid-count", {}, t("bids_count", { n: bids.length })))
+        : h("div.info-bid", {}, bid),
       h("div.info-teams", {},
         h("span", { class: myTeam === 0 && seat !== null ? "mine" : "" }, `${teamName(0, seat)} ${rankLabel(levels[0])}`),
         h("span", { class: myTeam === 1 && seat !== null ? "mine" : "" }, `${teamName(1, seat)} ${rankLabel(levels[1])}`)),
-      h("button.ghost.small.leave", { onclick: () => this.handlers.leave(), dataset: { action: "leave" } }, t("leave")),
     );
   }
 
@@ -399,16 +478,24 @@ export class TableView {
       plays = last.plays;
       winner = last.winner;
       mode = "last";
-    } else if (view && plays.length === 0 && last && view.phase === "playing") {
+    } else if (view && last && ((plays.length === 0 && view.phase === "playing") || this.#taking())) {
+      // Between tricks (or while the last one is being taken: the next lead waits for that) the last trick shows.
       plays = last.plays;
       winner = last.winner;
       mode = "settled";
     }
-    const key = JSON.stringify([mode, winner, plays, ctx, this.model.seat, language()]);
+    const taking = mode === "settled" && this.#taking() && winner !== null;
+    // Once the current trick shows (my turn came), the last one is not brought back to finish its animation.
+    if (mode === "" && plays.length > 0) this.takingUntil = 0;
+    const key = JSON.stringify([mode, winner, plays, ctx, this.model.seat, language(), taking]);
     if (key === this.trickKey) return;
     this.trickKey = key;
     this.trick.classList.toggle("settled", mode === "settled");
     this.trick.classList.toggle("last", mode === "last");
+    this.trick.classList.toggle("taking", taking);
+    if (taking && winner !== null) {
+      this.trick.style.setProperty("--take-origin", TAKE_ORIGINS[/** @type {"top"} */ (this.#position(winner))]);
+    }
     this.trick.querySelector(".trick-label")?.remove();
     // Keep the plays already on the felt (they do not land again); add the new ones, drop the gone ones.
     const width = this.trick.clientWidth;
@@ -431,6 +518,7 @@ export class TableView {
         fitRow(row, play.cards.length, playFit(position, width)); // a kept play too: the felt may have been resized
         row.classList.toggle("winner", play.seat === winner);
       }
+      slot.classList.toggle("won", play.seat === winner);
     }
     for (const el of shown.values()) el.remove();
     // Only new plays enter the DOM: moving a kept one would restart its landing animation.
@@ -467,7 +555,7 @@ export class TableView {
       const key = !view.bid ? "bid_show" : view.bid.seat === seat ? "bid_reinforce" : "bid_overturn";
       const red = "HD".includes(option.suit);
       this.bids.append(h(`button.bid${red ? ".red" : ""}`, {
-        onclick: () => this.handlers.bid(option.suit, option.count),
+        onclick: () => this.handlers.bid(option.suit, option.count), disabled: !this.online,
         dataset: { action: "bid", suit: option.suit, count: String(option.count) },
       }, t(key, { bid: bidLabel(option) })));
     }
@@ -491,7 +579,7 @@ export class TableView {
       buttons.push(h("label.bot-level", {}, h("span", {}, t("bot_level")), picker));
     }
     if (seat !== null && playing && view) {
-      const mine = isMyMove(this.model);
+      const mine = isMyMove(this.model) && this.online;
       buttons.push(
         h("button", { onclick: () => this.#hint(), disabled: !mine || view.hint.length === 0, dataset: { action: "hint" } }, t("hint")),
         h("button.primary.play", { onclick: () => this.#play(), disabled: !mine, dataset: { action: "play" } }, t("play")),
@@ -524,7 +612,17 @@ export class TableView {
         onclick: () => this.handlers.autoplay(!on), dataset: { action: "autoplay" }, "aria-pressed": String(on),
       }, t(on ? "autoplay_off" : "autoplay_on")));
     }
-    this.actions.replaceChildren(...buttons);
+    if (!this.online) {
+      // Nothing can be sent now: every move waits (上一輪 only looks at what the page has).
+      for (const button of buttons) {
+        if (button instanceof HTMLButtonElement && button.dataset.action !== "last-trick") button.disabled = true;
+      }
+    }
+    // 離開 stands apart at the bar's start, away from the moves (it may be an escape, R43: it asks first).
+    const leave = summary
+      ? h("button.leave", { type: "button", onclick: () => this.handlers.leave(), disabled: !this.online, dataset: { action: "leave" } }, t("leave"))
+      : null;
+    fill(this.actions, leave, h("div.actions-main", {}, ...buttons));
   }
 
   #renderStatus() {
@@ -532,11 +630,19 @@ export class TableView {
     /** @type {string|Node} */
     let text = "";
     let kind = "";
+    const notice = this.shownNotice;
     if (this.error) {
       text = typeof this.error === "string" ? t(this.error) : errorElement(this.error, (s) => this.seatName(s));
       kind = "error";
+    } else if (notice) {
+      text = notice.text;
+      kind = `notice ${notice.kind}`;
+    } else if (!this.online) {
+      text = t("offline_status");
+      kind = "offline";
     } else if (this.#myAutoplay()) {
-      text = t("autoplay_status");
+      const limit = this.autoplayLimit;
+      text = this.autoplayReason === "timeouts" && limit > 0 ? t("autoplay_status_timeouts", { m: limit }) : t("autoplay_status");
       kind = "auto";
     } else if (view && seat !== null && view.reminded && view.phase !== "finished") {
       text = t("reminded");
@@ -553,12 +659,40 @@ export class TableView {
     }
     this.status.replaceChildren(text);
     this.status.className = `status-line ${kind}`;
+    this.#renderCentre();
+  }
+
+  /** The felt's centre: the deal's count, the bidding window, or who the table still waits for. */
+  #renderCentre() {
+    const { view, summary } = this.model;
+    const waiting = summary && (summary.state === "waiting" || summary.state === "stopped");
+    this.centre.classList.toggle("waiting", Boolean(waiting));
+    if (waiting && summary) {
+      this.centre.replaceChildren(h("div.waiting-title", {}, t("waiting_title")),
+        h("ul.waiting-list", {}, ...summary.seats.map((info) => this.#waitingLine(info))));
+      this.centre.hidden = false;
+      return;
+    }
     let centre = "";
     if (view?.phase === "dealing") centre = t("dealing", { n: view.cards_dealt });
     else if (view?.phase === "bidding") centre = t("bidding_window");
-    else if (!view && summary?.state === "waiting") centre = t("status_waiting");
     this.centre.replaceChildren(h("span.centre-text", {}, centre), h("span.centre-clock"));
     this.centre.hidden = !centre || this.trick.querySelector(".play") !== null;
+  }
+
+  /**
+   * One seat in the waiting room: who sits there and whether they are ready, or that it is empty.
+   * @param {SeatSummary} info
+   * @returns {HTMLElement}
+   */
+  #waitingLine(info) {
+    const ready = info.kind === "bot" || (info.kind === "human" && info.ready);
+    const status = info.kind === "empty" ? "empty" : ready ? "ready" : "missing";
+    const what = status === "empty" ? t("waiting_empty") : status === "ready" ? `✓ ${t("waiting_ready")}`
+      : info.seat === this.model.seat ? t("waiting_you") : t("waiting_press");
+    return h("li", { dataset: { seat: String(info.seat), status } },
+      h("span.dir", {}, t(SEAT_KEYS[info.seat])), " ",
+      status === "empty" ? null : h("b", {}, this.#name(info.seat)), status === "empty" ? null : " ", what);
   }
 
   #hint() {
@@ -584,9 +718,17 @@ export class TableView {
     }
   }
 
-  /** Update the countdowns without re-rendering; take away the quick phrases whose time is up. */
+  /** Update the countdowns without re-rendering; take away the quick phrases and the notice whose time is up. */
   #tick() {
     const now = performance.now();
+    if (this.shownNotice && this.shownNotice.until <= now) {
+      this.shownNotice = null;
+      this.#renderStatus();
+    }
+    if (this.takingUntil && this.takingUntil <= now) {
+      this.takingUntil = 0;
+      this.trick.classList.remove("taking");
+    }
     const over = [...this.bubbles].filter(([, said]) => said.until <= now);
     for (const [seat] of over) this.bubbles.delete(seat);
     if (over.length) this.#renderSeats();

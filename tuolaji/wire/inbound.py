@@ -100,11 +100,12 @@ def _phrase(name: str, value: object) -> object:
 
 MAX_INVITE: Final = 64
 """The longest invite code taken (the server makes 16-character ``secrets.token_urlsafe`` codes)."""
-_INVITE_ALPHABET: Final = re.compile(r"[A-Za-z0-9_-]+")
+INVITE_CODE: Final = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_INVITE}}}")
+"""What an invite code looks like (anything else is no table's code)."""
 
 
 def _invite(name: str, value: object) -> object:
-    if not isinstance(value, str) or len(value) > MAX_INVITE or not _INVITE_ALPHABET.fullmatch(value):
+    if not isinstance(value, str) or not INVITE_CODE.fullmatch(value):
         raise ValueError(f"field {name!r} must be an invite code: 1–{MAX_INVITE} of A–Z a–z 0–9 _ -")
     return value
 
@@ -200,7 +201,9 @@ SCHEMAS: Final[dict[str, MessageType]] = {
         {"table": (_TABLE_ID, False), "invite": (_INVITE, False)},
         lobby=lambda f: TakeSeat(f.get("table"), f.get("invite"), None),
     ),
-    "leave": MessageType({}, lambda client, f, ref: Leave(client, ref)),
+    "leave": MessageType(
+        {"escape": (bool_field, False)}, lambda client, f, ref: Leave(client, ref, f.get("escape", True))
+    ),
     "add_bot": MessageType(
         {"seat": (_SEAT, True), "bot": (_bot, False)},
         lambda client, f, ref: AddBot(client, f["seat"], f.get("bot", DEFAULT_BOT), ref),

@@ -1,0 +1,215 @@
+"""The layout checker: what a screen shows, measured in the browser (boxes, fonts, taps), never eyeballed.
+
+:func:`layout_problems` walks every visible panel, button and text of the page and returns each
+problem it finds as a sentence:
+
+- **overlap**: two panels whose boxes intersect (a panel may hold another: the trick holds its plays and
+  the centre message; nothing else). Panels are the top bar, the reconnect strip, the felt's parts
+  (seats, the corner panels, the trick, each play), the table screen's rows (status line, bid buttons,
+  timer, hand, action bar) and a shown toast. A dialog lies over the page by design and must fit the
+  window; under a modal one nothing else is checked (its own buttons and text are);
+- **viewport**: a panel, a button or a card of the hand outside the window;
+- **clipped**: a seat or corner panel whose content is cut off (it scrolls, or is hidden);
+- **covered**: a button that a tap at its centre would not reach (something lies over it);
+- **tap**: a button, link or field smaller than 40 × 28 CSS px (or 28 × 40), 離開 smaller than
+  44 × 32, a card of the hand whose visible strip is under 28 × 40 or that taps spread over it miss
+  (measured while no card is selected: a selected card stands raised over the row above);
+- **text**: visible text under 11 px (the SVG card faces are pictures, not text);
+- **missing**: at a table, one of the four seats, the trick's area or (while playing) the score not shown.
+
+:func:`check_sizes` runs it at each of :data:`SIZES` on one page (the window resized as a phone
+turns), for whatever the page shows now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from playwright.sync_api import Page
+
+SIZES: tuple[tuple[int, int], ...] = ((375, 812), (812, 375), (768, 1024), (1280, 800), (1920, 1080))
+"""A phone upright and on its side, a tablet, a laptop and a desktop (CSS px)."""
+
+CARD_STRIPS = """() => {
+  const strips = [];
+  for (const card of document.querySelectorAll('#hand .card')) {
+    const r = card.getBoundingClientRect();
+    const next = card.nextElementSibling;
+    const nextRow = card.parentElement.nextElementSibling;
+    const right = next ? Math.min(r.right, next.getBoundingClientRect().left) : r.right;
+    const bottom = nextRow ? Math.min(r.bottom, nextRow.getBoundingClientRect().top) : r.bottom;
+    const width = right - r.left;
+    const height = bottom - r.top;
+    let hits = 0;
+    for (const fx of [0.08, 0.5, 0.92]) {
+      for (const fy of [0.08, 0.5, 0.92]) {
+        const hit = document.elementFromPoint(r.left + width * fx, r.top + height * fy);
+        if (hit && hit.closest('.card') === card) hits += 1;
+      }
+    }
+    strips.push({code: card.dataset.code, width, height, hits, left: r.left, right: r.right, top: r.top});
+  }
+  return strips;
+}"""
+"""Each hand card's visible strip (up to the next card of its row and the next row) and how many of nine
+points spread over that strip a tap would land on that very card (``elementFromPoint``)."""
+
+
+LAYOUT = r"""() => {
+  const problems = [];
+  const W = innerWidth, H = innerHeight, EPS = 0.5;
+  const shown = (el) => {
+    if (!el || !el.isConnected || el.closest('[hidden]')) return false;
+    for (let node = el; node && node.nodeType === 1; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      if (style.display === 'none' || style.visibility === 'hidden' || Number(style.opacity) === 0) return false;
+      if (node.tagName === 'DIALOG' && !node.open) return false;
+    }
+    const r = el.getBoundingClientRect();
+    return r.width >= 1 && r.height >= 1;
+  };
+  const name = (el) => {
+    let text = el.tagName.toLowerCase();
+    if (el.id) text += '#' + el.id;
+    const classes = [...el.classList].filter((c) => !['active', 'turn', 'clocked', 'settled', 'taking'].includes(c));
+    if (classes.length) text += '.' + classes.join('.');
+    if (el.dataset.seat !== undefined) text += `[seat ${el.dataset.seat}]`;
+    if (el.dataset.action) text += `[${el.dataset.action}]`;
+    return text;
+  };
+  const modal = [...document.querySelectorAll('dialog')].find((d) => d.open && d.matches(':modal'));
+  const root = modal ?? document.body;
+  const within = (el) => root.contains(el);
+  const outside = (r) => r.left < -EPS || r.top < -EPS || r.right > W + EPS || r.bottom > H + EPS;
+
+  // Panels: they may not overlap (but a panel may hold another) and must be inside the window.
+  const screen = document.querySelector('.screen:not([hidden])');
+  const atTable = !modal && screen && screen.id === 'table-screen';
+  let panels = [];
+  if (!modal) {
+    panels = [...document.querySelectorAll('.topbar, #reconnect, .toast.show')];
+    if (atTable) {
+      panels.push(...screen.querySelectorAll(':scope > :not(.felt), .felt > *, .trick .play'));
+    }
+  }
+  panels = panels.filter(shown);
+  const box = new Map(panels.map((el) => [el, el.getBoundingClientRect()]));
+  // A dialog lies over the page by design (the settlement too, while the next hand is dealt): it must fit the window.
+  for (const el of [...panels, ...[...document.querySelectorAll('dialog[open]')].filter(shown)]) {
+    if (outside(el.getBoundingClientRect())) problems.push(`viewport: ${name(el)} is outside the ${W}×${H} window`);
+  }
+  const drawnInTrick = (a, b) => a.classList.contains('trick') && (b.classList.contains('centre-msg') || a.contains(b));
+  for (let i = 0; i < panels.length; i++) {
+    for (let j = i + 1; j < panels.length; j++) {
+      const a = panels[i], b = panels[j];
+      if (a.contains(b) || b.contains(a) || drawnInTrick(a, b) || drawnInTrick(b, a)) continue;
+      const p = box.get(a), q = box.get(b);
+      const w = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+      const h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+      if (w > EPS && h > EPS) problems.push(`overlap: ${name(a)} and ${name(b)} (${w.toFixed(0)}×${h.toFixed(0)} px)`);
+    }
+  }
+  const boxed = atTable ? [...screen.querySelectorAll('.felt > .seat, .table-info, .score-box')] : [];
+  for (const el of modal ? [] : [...boxed, document.querySelector('#me')]) {
+    if (!shown(el)) continue;
+    if (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1) {
+      const whole = `${el.scrollWidth}×${el.scrollHeight}`;
+      problems.push(`clipped: ${name(el)} shows ${el.clientWidth}×${el.clientHeight} of ${whole} px`);
+    }
+  }
+  if (atTable) {
+    const seats = [...screen.querySelectorAll('.felt > .seat')].filter(shown);
+    if (seats.length !== 4) problems.push(`missing: ${seats.length} of the 4 seats shown`);
+    if (!shown(screen.querySelector('.trick'))) problems.push('missing: the trick\'s area');
+    const phase = screen.dataset.phase;
+    if ((phase === 'playing' || phase === 'review') && !shown(screen.querySelector('.score-box'))) {
+      problems.push('missing: the score');
+    }
+    for (const card of screen.querySelectorAll('#hand .card')) {
+      if (outside(card.getBoundingClientRect())) {
+        problems.push(`viewport: hand card ${card.dataset.code} is outside the window`);
+      }
+    }
+  }
+
+  // Taps: big enough, inside the window, not covered.
+  const taps = [...root.querySelectorAll('button, select, input:not([type=hidden]), a[href], [role=button]')]
+    .filter((el) => within(el) && shown(el));
+  for (const tap of taps) {
+    // A check box or radio button is tapped through its label.
+    const el = (tap.matches('input[type=checkbox], input[type=radio]') && tap.closest('label')) || tap;
+    const r = el.getBoundingClientRect();
+    const big = (r.width >= 40 - EPS && r.height >= 28 - EPS) || (r.width >= 28 - EPS && r.height >= 40 - EPS);
+    if (!big) problems.push(`tap: ${name(el)} is ${r.width.toFixed(0)}×${r.height.toFixed(0)} px (under 40×28)`);
+    if (tap.dataset.action === 'leave' && (r.width < 44 - EPS || r.height < 32 - EPS)) {
+      problems.push(`tap: ${name(el)} is ${r.width.toFixed(0)}×${r.height.toFixed(0)} px (under 44×32)`);
+    }
+    if (outside(r)) { problems.push(`viewport: ${name(el)} is outside the window`); continue; }
+    const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+    const hit = document.elementFromPoint(x, y);
+    if (hit && hit !== el && !el.contains(hit) && !(el.tagName === 'SELECT' && hit.closest('select') === el)) {
+      problems.push(`covered: ${name(el)} is under ${name(hit)}`);
+    }
+  }
+
+  // Text: nothing under 11 px.
+  const skip = new Set(['svg', 'script', 'style', 'option', 'title', 'template']);
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+    acceptNode: (node) => (node.nodeType === 1 && (skip.has(node.localName) || node.hidden)
+      ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
+  const seen = new Set();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.nodeType !== 3) continue;
+    const el = node.parentElement;
+    if (!el || seen.has(el) || !node.textContent.trim()) continue;
+    seen.add(el);
+    if (!shown(el)) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    const words = node.textContent.trim().slice(0, 24);
+    if (size < 11 - 0.01) problems.push(`text: "${words}" in ${name(el)} is ${size.toFixed(1)} px`);
+  }
+  return problems;
+}"""
+
+
+def layout_problems(page: Page, strips: bool = True) -> list[str]:
+    """Every layout problem of what ``page`` shows now (see the module docstring); [] when none.
+    ``strips=False`` leaves out the hand's card strips (nine taps a card: the slow part)."""
+    problems: list[str] = page.evaluate(LAYOUT)
+    # A selected card stands raised over the row above it: strips are measured with nothing selected.
+    modal = page.locator("dialog[open]:modal").count()
+    if strips and not modal and not page.locator("#hand .card.selected").count():
+        for strip in page.evaluate(CARD_STRIPS):
+            if strip["width"] < 28 - 0.5 or strip["height"] < 40 - 0.5 or strip["hits"] < 9:
+                problems.append(
+                    f"tap: hand card {strip['code']} shows a strip of {strip['width']:.0f}×{strip['height']:.0f} px"
+                    f" where {strip['hits']} of 9 taps land"
+                )
+    return problems
+
+
+SETTLED = """() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(async () => {
+  const moving = document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity);
+  await Promise.all(moving.map((a) => a.finished.catch(() => undefined)));
+  done();
+})))"""
+"""Two animation frames (the page lays itself out after a resize), then every finite animation's end."""
+
+
+def settle(page: Page) -> None:
+    """Wait until the page has laid itself out (after a resize) and what moves has landed."""
+    page.evaluate(SETTLED)
+
+
+def check_sizes(page: Page, sizes: Iterable[tuple[int, int]] = SIZES) -> dict[str, list[str]]:
+    """:func:`layout_problems` at each window size of ``sizes`` (``"375x812"`` → problems); the page is
+    left at the last size."""
+    found: dict[str, list[str]] = {}
+    for width, height in sizes:
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        problems = layout_problems(page)
+        if problems:
+            found[f"{width}x{height}"] = problems
+    return found
