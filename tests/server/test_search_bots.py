@@ -134,7 +134,8 @@ async def test_search_bots_play_a_whole_hand(live_server_factory: Callable[..., 
     assert server.stop() == -signal.SIGTERM  # uvicorn ends a graceful shutdown by re-raising the signal
     assert "Application shutdown complete." in " ".join(server.log)
     assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
-    assert [line for line in server.log if "error" in line.lower() or "warning" in line.lower()] == []
+    assert server.errors() == []
+    assert [fields for fields in server.records() if fields.get("level") in ("warning", "error", "critical")] == []
 
 
 async def test_the_table_answers_while_a_search_bot_thinks(live_server_factory: Callable[..., LiveServer]) -> None:

@@ -125,6 +125,8 @@ def configure(level: str, log_format: str, node: str, stream: TextIO = sys.stder
         logger = logging.getLogger(name)
         logger.handlers.clear()
         logger.propagate = True
+        logger.setLevel(logging.NOTSET)
+        logger.disabled = False
     structlog.configure(
         processors=[merge_contextvars, add_log_level, add_logger_name, ProcessorFormatter.wrap_for_formatter],
         logger_factory=structlog.stdlib.LoggerFactory(),
