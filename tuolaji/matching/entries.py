@@ -41,11 +41,12 @@ class QueueKey:
             raise ValueError(f"unknown kind of table {self.kind!r}: expected one of {', '.join(KINDS)}")
 
     def to_json(self) -> dict[str, str]:
-        return {"preset": self.preset, "kind": self.kind}
+        """``{"preset", "illegal_follow"}`` (the kind is the table option it sets)."""
+        return {"preset": self.preset, "illegal_follow": self.kind}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> QueueKey:
-        return cls(str(data["preset"]), str(data["kind"]))
+        return cls(str(data["preset"]), str(data["illegal_follow"]))
 
 
 @dataclass(frozen=True)

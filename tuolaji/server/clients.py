@@ -12,6 +12,7 @@ import itertools
 import logging
 import time
 from datetime import UTC
+from typing import Any, Protocol
 
 from sqlalchemy import select
 
@@ -27,12 +28,20 @@ from tuolaji.wire.outbound import PROTOCOL_VERSION, dumps, error_message, messag
 log = logging.getLogger(__name__)
 
 
+class QueuePlaces(Protocol):
+    """Where a client that says hello may have a place in the quick-match queue (``QuickMatch``)."""
+
+    async def resume(self, conn: Connection) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        """Take the account's place over for ``conn``: its status for the welcome, and a message for after."""
+
+
 class Clients:
     """The connections of this node (one live connection per account)."""
 
-    def __init__(self, services: Services, placement: Placement) -> None:
+    def __init__(self, services: Services, placement: Placement, queue: QueuePlaces) -> None:
         self.services = services
         self.placement = placement
+        self.queue = queue
         self.by_id: dict[str, Connection] = {}
         """client id → connection."""
         self.by_account: dict[int, Connection] = {}
@@ -68,7 +77,8 @@ class Clients:
 
     async def hello(self, conn: Connection, token: str, ref: str | int | None) -> SeatRef | None:
         """Authenticate ``conn`` and welcome it; a second connection of the same account replaces the
-        first. Where the account sits (the caller attaches it there), or None."""
+        first, here or on another node, and so does its place in the quick-match queue. Where the
+        account sits (the caller attaches it there), or None."""
         if conn.account is not None:
             text = "hello: this connection is already authenticated"
             conn.error("bad_message", text, ref, params={"reason": "already_authenticated"})
@@ -80,6 +90,7 @@ class Clients:
         conn.account, conn.token = account, token
         conn.session_ends = await self._session_ends(token)
         place = await self._take_over(conn, account.id)
+        queue, then = await self.queue.resume(conn)
         conn.send(
             message(
                 "welcome",
@@ -88,10 +99,13 @@ class Clients:
                 account=account.to_json(),
                 table=place.table_id if place is not None else None,
                 seat=place.seat if place is not None else None,
+                queue=queue,
             )
         )
         if ref is not None:
             conn.send(message("ack", ref=ref))
+        if then is not None:
+            conn.send(then)
         return place
 
     async def _session_ends(self, token: str) -> float:

@@ -8,7 +8,9 @@ actors):
 - :class:`~tuolaji.server.feed.LobbyFeed` — the lobby list and its subscribers;
 - :class:`~tuolaji.server.router.Router` — where a client's message goes (with
   :class:`~tuolaji.server.admission.Admission` for creating, joining and watching, and
-  :class:`~tuolaji.server.courier.Courier` to reach a table here or on another node).
+  :class:`~tuolaji.server.courier.Courier` to reach a table here or on another node);
+- :class:`~tuolaji.server.quickmatch.QuickMatch` — 快速開始: this node's clients in the queue, and
+  its :class:`~tuolaji.server.matcher.Matcher`, which matches and seats them.
 
 Connections are this node's; tables may run here or on another node (``tuolaji.server.bus``). The bus
 calls the parts back directly (:class:`~tuolaji.server.bus.Node`).
@@ -17,6 +19,7 @@ calls the parts back directly (:class:`~tuolaji.server.bus.Node`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from tuolaji.server.bus import Node
 from tuolaji.server.clients import Clients
@@ -25,6 +28,7 @@ from tuolaji.server.courier import Courier
 from tuolaji.server.feed import LobbyFeed
 from tuolaji.server.hosting import Hosting
 from tuolaji.server.placement import Placement
+from tuolaji.server.quickmatch import QuickMatch
 from tuolaji.server.router import Router
 from tuolaji.server.services import Services
 from tuolaji.wire.outbound import dumps, message
@@ -36,12 +40,15 @@ class Lobby:
     def __init__(self, services: Services) -> None:
         self.services = services
         self.placement = Placement()
-        self.clients = Clients(services, self.placement)
         self.feed = LobbyFeed()
         self.hosting = Hosting(services)
-        self.router = Router(self.clients, self.placement, self.feed, self.hosting, Courier(self.hosting))
+        self.quick = QuickMatch(self.hosting, self.placement, self.feed)
+        self.clients = Clients(services, self.placement, self.quick)
+        courier = Courier(self.hosting)
+        self.router = Router(self.clients, self.placement, self.feed, self.hosting, courier, self.quick)
         self.node = Node(tables=self.hosting, clients=self.clients, feed=self.feed, moves=self.router)
         """What the bus calls back."""
+        self._matching: asyncio.Task[None] | None = None
 
     @property
     def stopping(self) -> bool:
@@ -52,15 +59,26 @@ class Lobby:
         """Connect the bus and (one node) restore every open table from its log."""
         await self.services.bus.start(self.node)
         await self.hosting.restore()
+        self._matching = asyncio.create_task(self.quick.matcher.run(), name="quick match")
+
+    async def _stop_matching(self) -> None:
+        if self._matching is not None:
+            self._matching.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._matching
+            self._matching = None
 
     async def close(self) -> None:
-        """Stop every table's host, all together (server shutdown): their logs already hold them."""
+        """Stop matching and every table's host, all together (server shutdown): their logs already
+        hold them; the queue keeps its entries (in Redis, for the other nodes; in memory, gone)."""
+        await self._stop_matching()
         await self.hosting.stop_all()
         self.feed.close()
 
     async def prepare_shutdown(self) -> None:
         """A graceful restart: take no more commands, let every table finish its step (its log is then
         complete), tell every client ``server_restarting`` and close its socket (1012)."""
+        await self._stop_matching()
         await self.hosting.stop_all()
         text = dumps(message("server_restarting"))
         connections = list(self.clients.by_id.values())

@@ -266,9 +266,13 @@ class RedisQueue(QueueStore):
 
     async def left(self, account_id: int, table_id: str, now_ms: int) -> None:
         redis = self.link.redis
-        seated = await self._call(redis.getdel, key("qm", "seated", str(account_id)))
+        seated_key = key("qm", "seated", str(account_id))
+        seated = await self._call(redis.get, seated_key)
         table, _, at = str(seated or "").partition("|")
-        if seated is None or table != table_id or not early_leave(int(at), now_ms):
+        if seated is None or table != table_id:
+            return
+        await self._call(redis.delete, seated_key)
+        if not early_leave(int(at), now_ms):
             return
         leaves = key("qm", "leaves", str(account_id))
         count = int(await self._call(redis.hincrby, leaves, "count", 1))

@@ -1,15 +1,17 @@
 """What a node runs on: the database, the accounts, the bus to the other nodes, the tables' log, the
-slow bots' pool and the settings, opened once at start-up (:func:`open_services`) and handed to the
-HTTP API and the lobby's parts as one :class:`Services` record."""
+slow bots' pool, the quick-match queue and the settings, opened once at start-up (:func:`open_services`)
+and handed to the HTTP API and the lobby's parts as one :class:`Services` record."""
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tuolaji.server.bus import Bus, LocalBus
 from tuolaji.server.config import ServerConfig
+from tuolaji.server.queue_store import MemoryQueue, QueueStore
+from tuolaji.server.redis_queue import RedisQueue
 from tuolaji.server.redisbus import RedisBus
 from tuolaji.server.thinking import ThinkingPool
 from tuolaji.store.accounts import Accounts
@@ -30,6 +32,13 @@ class Services:
     table_log: TableLog
     thinking: ThinkingPool
     """Where slow bots think."""
+    queue: QueueStore = field(default_factory=MemoryQueue)
+    """The quick-match queue (in Redis beside a Redis bus: every node's)."""
+
+
+def make_queue(bus: Bus) -> QueueStore:
+    """The quick-match queue for ``bus``: in its Redis when nodes share one, else in memory."""
+    return RedisQueue(bus.link) if isinstance(bus, RedisBus) else MemoryQueue()
 
 
 def make_bus(config: ServerConfig) -> Bus:
@@ -53,7 +62,8 @@ async def open_services(config: ServerConfig) -> AsyncIterator[Services]:
         hashing=PasswordHashing(config.hash_threads, config.hash_queue),
     )
     try:
-        yield Services(config, db, accounts, make_bus(config), table_log, thinking)
+        bus = make_bus(config)
+        yield Services(config, db, accounts, bus, table_log, thinking, make_queue(bus))
     finally:
         await table_log.close()
         await thinking.close()
