@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tuolaji.matching import decide
-from tuolaji.matching.decide import ANSWER_MS, BAND_START, BAND_STEP_MS, SEATS, Group, band, plan, seating
+from tuolaji.matching.decide import ANSWER_MS, BAND_START, SEATS, Group, band, plan, seating
 from tuolaji.matching.entries import PendingMatch, QueueEntry, QueueKey, Seeker
 from tuolaji.room.commands import Player
 
@@ -134,7 +134,7 @@ def test_people_of_one_rank_all_sit_down_but_the_last_few(count: int, rank: int)
 
 
 def test_ranks_far_apart_wait_until_the_band_reaches_them() -> None:
-    needed = (6 - BAND_START) * BAND_STEP_MS
+    needed = next(waited for waited in range(0, 60_000, 100) if band(waited) >= 6)
     early = [entry(0, (0,)), entry(1, (0,)), entry(2, (0,)), entry(3, (6,), waited=needed - 1)]
     assert plan(early, NOW) == []
     # The one far off waited long enough; between the three others, who have not, the ranks are equal.
@@ -198,8 +198,9 @@ def test_the_estimate_is_never_past_the_bots_and_unknown_without_history(
 
 
 @given(st.integers(0, 10**7), st.integers(0, 10**7))
-def test_the_band_only_widens(a: int, b: int) -> None:
+def test_the_band_only_widens_and_opens_to_every_title(a: int, b: int) -> None:
     assert band(min(a, b)) <= band(max(a, b)) and band(0) == BAND_START
+    assert band(10_000) >= 19  # §13 has 20 titles
 
 
 @settings(max_examples=100, deadline=None)

@@ -4,7 +4,9 @@ answers, which entries are stale, and how long a player may still wait.
 
 - **Rank bands.** Two people of different entries may sit together while their rank titles (their
   places in §13's table) are at most ``band`` apart, where ``band`` is that of the one who has
-  waited longer: :data:`BAND_START` titles at first, one more every :data:`BAND_STEP_MS` of waiting.
+  waited longer: :data:`BAND_START` title at first, twice as many every :data:`BAND_DOUBLING_MS` of
+  waiting (1, 2, 4, 8, 16: most tables fill within the first two steps, from people one or two
+  titles apart; the rare far ranks wait a few seconds, not minutes).
   Nobody sits with an account of a blocked pair (a mute of the last day, ``tuolaji.server.quick_blocks``).
 - **Groups.** The oldest entry first: the people closest in rank that complete four, each pair of
   them within the band. Partners (an entry of two) sit at seats 0 and 2, or 1 and 3.
@@ -27,8 +29,10 @@ from tuolaji.matching.entries import QueueEntry, Seeker
 SEATS: Final = 4
 BAND_START: Final = 1
 """Rank titles apart two people may be when they start waiting."""
-BAND_STEP_MS: Final = 1500
-"""The band widens by one title every this long of waiting (after 30 s, every title of §13 fits)."""
+BAND_DOUBLING_MS: Final = 1200
+"""The band doubles every this long of waiting (after 6 s, every title of §13 fits)."""
+MAX_DOUBLINGS: Final = 5
+"""The band stops growing after this many doublings (wider than §13's 20 titles)."""
 ANSWER_MS: Final = 5000
 """How long a matched player has to answer before the match goes on without them."""
 AWAY_GRACE_MS: Final = 15_000
@@ -46,7 +50,7 @@ Pair = frozenset[int]
 
 def band(waited_ms: int) -> int:
     """How many rank titles apart an entry that has waited ``waited_ms`` accepts."""
-    return BAND_START + max(0, waited_ms) // BAND_STEP_MS
+    return BAND_START << min(MAX_DOUBLINGS, max(0, waited_ms) // BAND_DOUBLING_MS)
 
 
 def eligible(entry: QueueEntry, now_ms: int) -> bool:

@@ -9,6 +9,7 @@ Keys (all under ``tj:``):
 - ``seated`` — account id → ``table|seat`` (the seat empty while a join is being decided).
 - ``conn:{account}`` — the client id of the account's connection (a newer one replaces it).
 - ``lobby`` — table id → its lobby summary (JSON).
+- ``qm:…`` — the quick-match queue (``tuolaji.server.redis_queue``, on this bus's link).
 
 Channels: ``n:{node}`` carries commands for the tables a node runs and messages for its clients;
 ``lobby`` each changed summary; ``moved`` the id of a table another node has just taken over.

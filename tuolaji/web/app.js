@@ -10,6 +10,7 @@ import { LANGUAGES, addStrings, language, onLanguageChange, setLanguage, t, titl
 import { forgetAddress, inviteFromAddress, openInvite } from "./invite.js";
 import { LobbyView, bindWarnFollow, readOptions, warnWrongFollow } from "./lobby.js";
 import * as phrases from "./phrases.js";
+import { QuickMatchView, pairFromAddress } from "./quick.js";
 import { HistoryView } from "./replay.js";
 import { RulesView } from "./rules.js";
 import { Socket } from "./socket.js";
@@ -59,6 +60,8 @@ const state = {
   pendingPlay: null,
   /** @type {string|null} the code of an invite link opened and not yet used (PROTOCOL.md §2.6) */
   invite: inviteFromAddress(),
+  /** @type {string|null} the partner code of a friend's quick-match link not yet used (PROTOCOL.md §2.8) */
+  pair: pairFromAddress(),
   /** whether the socket said welcome (messages other than hello may go) */
   welcomed: false,
 };
@@ -71,6 +74,10 @@ const lobby = new LobbyView($("table-list"), {
   join: (table, seat) => socket.send("join", { table, seat }),
   watch: (table) => socket.send("watch", { table }),
 });
+const quick = new QuickMatchView(
+  { panel: $("quick-panel"), counts: $("queue-counts"), dialog: /** @type {HTMLDialogElement} */ ($("quick-dialog")) },
+  (type, fields) => socket.send(type, fields),
+);
 const tableView = new TableView($("table-screen"), {
   bid: (suit, count) => socket.send("bid", { suit, count }),
   play: (cards) => sendPlay(cards, false),
@@ -148,6 +155,15 @@ function useInvite() {
   socket.send("watch", { invite: code });
 }
 
+/** A friend's quick-match link was opened (now or before signing in): queue with them as partners. */
+function usePair() {
+  const code = state.pair;
+  if (!code || !state.welcomed) return;
+  state.pair = null;
+  forgetAddress();
+  quick.joinPartner(code);
+}
+
 /** @param {string} screen */
 function show(screen) {
   state.screen = screen;
@@ -211,7 +227,9 @@ function onMessage(msg) {
         // Back at the same table (reload, dropped connection, server restart): `table` and a full `state` follow.
         enterTable();
       }
+      quick.onWelcome(msg.queue ?? null);
       useInvite();
+      usePair();
       break;
     case "server_restarting":
       restarting = true;
@@ -226,6 +244,18 @@ function onMessage(msg) {
     case "lobby_table_removed":
       lobby.remove(msg.table_id);
       break;
+    case "lobby_queues":
+      quick.onQueues(msg.queues);
+      break;
+    case "match_status":
+      quick.onStatus(msg.queue);
+      break;
+    case "match_found":
+      quick.onFound(msg);
+      break;
+    case "match_cancelled":
+      quick.onCancelled(msg.reason);
+      break;
     case "table":
       if (state.table.summary?.id === msg.table.id && state.table.summary?.private && !msg.table.private) {
         toast(t("made_public"));
@@ -236,6 +266,7 @@ function onMessage(msg) {
         state.levelsAtStart = [...msg.table.levels];
       }
       state.table.seat = msg.seat;
+      quick.onSeated();
       enterTable();
       tableView.render(state.table);
       break;
@@ -443,6 +474,7 @@ function setupLobby() {
   bindWarnFollow(/** @type {HTMLInputElement} */ ($("warn-follow")));
   bindWarnFollow(/** @type {HTMLInputElement} */ (form.elements.namedItem("warn_wrong_follow")));
   $("create-open").addEventListener("click", () => dialog.showModal());
+  $("quick-open").addEventListener("click", () => quick.open());
   api.options().then(({ defaults }) => {
     for (const [name, value] of Object.entries(defaults)) {
       const field = form.elements.namedItem(name);
@@ -472,6 +504,11 @@ function setupLobby() {
       state.invite = code;
       useInvite();
     }
+    const pair = pairFromAddress();
+    if (pair) {
+      state.pair = pair;
+      usePair();
+    }
   });
 }
 
@@ -485,6 +522,7 @@ function setupLanguage() {
     select.setAttribute("aria-label", t("language"));
     renderMe();
     lobby.render();
+    quick.render();
     if (state.table.summary || state.table.view) tableView.retranslate();
     if (state.screen === "history-screen") history.render();
     if (state.screen === "leaderboard-screen") leaderboard.render();
