@@ -7,11 +7,12 @@ a few up to 御史), then lets them arrive one after another, ``--rate`` a secon
 three presets in turn, 勞改 tables, people only: ``bots_after`` null), alternately through the two
 nodes. A player connects, sends ``quick_match``, answers ``match_found`` at once and, once its table
 is full, leaves it (the first leaver of a table escapes, R43) and closes. Once the last has arrived
-the run waits until nobody was seated for ``--drain`` seconds (the bands open fully after 6 s);
+the run waits until nobody was seated for ``--drain`` seconds (the bands open fully after 5 s);
 whoever is still queueing then cancels, which must be answered ``ack``: the entry was still there.
 
 Reported per rate: people seated and left queueing, the time from sending ``quick_match`` to the
-full ``table`` (p50, p90, p99, max), the rank spread of the tables (largest minus smallest title
+full ``table`` (p50, p90, p99, max) and, of it, from ``match_found`` to the full table (p50, p99:
+answering and seating), the rank spread of the tables (largest minus smallest title
 index: mean, p90, max, and the share of tables within one title), the nodes' CPU, and the checks:
 every seated person at exactly one table, every table four different people who all saw it
 (nobody matched twice), every leftover entry still in the queue (none lost).
@@ -57,6 +58,7 @@ class Person:
     preset: str
     node: str
     queued: float = 0.0
+    found: float | None = None
     seated: float | None = None
     table: str | None = None
     table_accounts: tuple[int, ...] = ()
@@ -141,6 +143,7 @@ async def _until_seated(ws: ClientConnection, person: Person) -> None:
     while True:
         message = await receive(ws, person)
         if message["type"] == "match_found":
+            person.found = time.monotonic()
             await ws.send(json.dumps({"v": 2, "type": "accept_match", "match": message["match"]}))
         elif message["type"] == "table":
             seats = message["table"]["seats"]
@@ -227,6 +230,7 @@ def run_once(postgres: str, rate: float, players: int, drain: float, seed: int) 
                 process.terminate()
                 process.wait(30)
     waits = [person.seated - person.queued for person in people if person.seated is not None]
+    seating = [person.seated - person.found for person in people if person.seated and person.found]
     ranks = {person.table: person.table_ranks for person in people if person.table is not None}
     spreads = [max(seen) - min(seen) for seen in ranks.values()]
     return {
@@ -239,6 +243,8 @@ def run_once(postgres: str, rate: float, players: int, drain: float, seed: int) 
         "wait_p90_s": round(percentile(waits, 0.90), 2),
         "wait_p99_s": round(percentile(waits, 0.99), 2),
         "wait_max_s": round(max(waits, default=float("nan")), 2),
+        "found_to_seated_p50_s": round(percentile(seating, 0.50), 2),
+        "found_to_seated_p99_s": round(percentile(seating, 0.99), 2),
         "spread_mean": round(statistics.fmean(spreads), 2) if spreads else None,
         "spread_p90": percentile([float(s) for s in spreads], 0.9),
         "spread_max": max(spreads, default=None),

@@ -89,7 +89,7 @@ def check_group(group: Group, blocked: frozenset[frozenset[int]]) -> None:
                     assert frozenset((p.account_id, q.account_id)) not in blocked
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(queues())
 def test_groups_are_whole_tables_within_the_bands_and_no_entry_is_used_twice(entries: list[QueueEntry]) -> None:
     blocked = blocked_of(entries)
@@ -101,7 +101,7 @@ def test_groups_are_whole_tables_within_the_bands_and_no_entry_is_used_twice(ent
         check_group(group, blocked)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(queues())
 def test_partners_sit_opposite_each_other_and_everyone_once(entries: list[QueueEntry]) -> None:
     for group in plan(entries, NOW, blocked_of(entries)):
@@ -115,7 +115,7 @@ def test_partners_sit_opposite_each_other_and_everyone_once(entries: list[QueueE
                 assert second - first == 2
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(queues(), st.randoms(use_true_random=False))
 def test_the_plan_does_not_depend_on_the_order_of_the_queue(entries: list[QueueEntry], rng: random.Random) -> None:
     shuffled = list(entries)

@@ -29,8 +29,8 @@ from tuolaji.matching.entries import QueueEntry, Seeker
 SEATS: Final = 4
 BAND_START: Final = 1
 """Rank titles apart two people may be when they start waiting."""
-BAND_DOUBLING_MS: Final = 1200
-"""The band doubles every this long of waiting (after 6 s, every title of §13 fits)."""
+BAND_DOUBLING_MS: Final = 1000
+"""The band doubles every this long of waiting (after 5 s, every title of §13 fits)."""
 MAX_DOUBLINGS: Final = 5
 """The band stops growing after this many doublings (wider than §13's 20 titles)."""
 ANSWER_MS: Final = 5000

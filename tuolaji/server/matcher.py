@@ -1,5 +1,5 @@
-"""The quick match's loop on one node (:class:`Matcher`): every :data:`TICK_SECONDS` it reads the
-queue, lets ``tuolaji.matching.decide`` choose, and carries the choice out.
+"""The quick match's loop on one node (:class:`Matcher`): every :data:`TICK_SECONDS` (and as soon as
+someone queues here) it reads the queue, lets ``tuolaji.matching.decide`` choose, and carries the choice out.
 
 Every node runs the same loop on the same queue: two nodes may choose the same group, and the
 store's atomic take (``QueueStore.take``) lets only one of them have it. The node that takes a match
@@ -13,6 +13,7 @@ go back to the front of the queue. Each node also tells its own queued clients h
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -60,6 +61,11 @@ class Matcher:
         self._shown: dict[str, tuple[Any, ...]] = {}
         """Client → what its last ``match_status`` said (sizes and estimates), to send only changes."""
         self._swept = 0
+        self._kicked = asyncio.Event()
+
+    def kick(self) -> None:
+        """Match now rather than at the next tick (someone just queued here)."""
+        self._kicked.set()
 
     def tell(self, client: str, payload: dict[str, Any]) -> None:
         """Send a message to a client, here or on its node."""
@@ -71,9 +77,11 @@ class Matcher:
             self.tell(seeker.client, payload)
 
     async def run(self) -> None:
-        """Match every :data:`TICK_SECONDS` (a task for the node's life)."""
+        """Match every :data:`TICK_SECONDS`, or at once when kicked (a task for the node's life)."""
         while True:
-            await asyncio.sleep(TICK_SECONDS)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._kicked.wait(), TICK_SECONDS)
+            self._kicked.clear()
             try:
                 await self.tick(now_ms())
             except BusDown:

@@ -88,6 +88,7 @@ class QuickMatch:
             text = f"{msg.type}: you are queueing already; cancel_match first"
             conn.error("already_queued", text, msg.id, params=queued.held.entry.key.to_json())
             return
+        self.matcher.kick()
         if msg.id is not None:
             conn.send(message("ack", ref=msg.id))
         size = sum(item.people for item in await self.store.entries() if item.key == entry.key)
