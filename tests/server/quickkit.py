@@ -88,8 +88,7 @@ async def lobby_counts(client: Client, preset: str, kind: str, players: int) -> 
 
     def shows(message: Message) -> bool:
         return message["type"] == "lobby_queues" and any(
-            q["preset"] == preset and q["illegal_follow"] == kind and q["players"] == players
-            for q in message["queues"]
+            q["preset"] == preset and q["illegal_follow"] == kind and q["players"] == players for q in message["queues"]
         )
 
     await client.wait(shows, WAIT)

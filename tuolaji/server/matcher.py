@@ -59,7 +59,7 @@ class Matcher:
         self.store: QueueStore = hosting.services.queue
         self.feed = feed
         self._shown: dict[str, tuple[Any, ...]] = {}
-        """Client → what its last ``match_status`` said (sizes and estimates), to send only changes."""
+        """Client → what its last ``match_status`` said (size, expected wait), to send only changes."""
         self._swept = 0
         self._kicked = asyncio.Event()
 
@@ -95,8 +95,10 @@ class Matcher:
             self._swept = now
             await self.store.sweep(now)
         entries = await self.store.entries()
-        for entry in await self.store.drop(decide.stale(entries, now)):
+        dropped = await self.store.drop(decide.stale(entries, now))
+        for entry in dropped:
             self.tell_entry(entry, match_cancelled("away" if entry.pair_code is None else "no_partner"))
+        entries = [entry for entry in entries if entry not in dropped]
         queues: dict[QueueKey, list[QueueEntry]] = defaultdict(list)
         for entry in entries:
             queues[entry.key].append(entry)
@@ -133,8 +135,12 @@ class Matcher:
         ]
         waits = {key: await self.store.recent_waits(key) for key in {entry.key for entry, _ in mine}}
         for entry, seeker in mine:
-            wait = decide.estimate_ms(waits[entry.key], now - entry.since_ms, entry.bots_after_ms)
-            shown = (counts[entry.key], None if wait is None else wait // 1000, entry.not_before_ms, entry.seekers)
+            waited = now - entry.since_ms
+            wait = decide.estimate_ms(waits[entry.key], waited, entry.bots_after_ms)
+            # What changes the status: the size, the whole expected wait (not the part left, which the
+            # client counts down itself), a hold, the partner.
+            expected = None if wait is None else (waited + wait) // 1000
+            shown = (counts[entry.key], expected, entry.not_before_ms, entry.seekers)
             if self._shown.get(seeker.client) != shown or entry.id in back:
                 self._shown[seeker.client] = shown
                 status = queue_status(entry, seeker.account_id, now, counts[entry.key], wait, entry.id in back)
