@@ -38,6 +38,7 @@ class QuickMatch:
 
     def __init__(self, hosting: Hosting, placement: Placement, feed: LobbyFeed) -> None:
         self.store: QueueStore = hosting.services.queue
+        self.accounts = hosting.services.accounts
         self.placement = placement
         self.gate = SeatGate(hosting.bus)
         self.matcher = Matcher(hosting, feed)
@@ -74,6 +75,7 @@ class QuickMatch:
         if not await self.gate.may_sit(conn, msg):
             return
         now = now_ms()
+        account = await self.accounts.get(account.id) or account  # its rank now, not at its hello
         seeker = Seeker(player_of(account), conn.id, rank_level(account.points), request.avoid)
         try:
             if request.partner is not None:
@@ -88,7 +90,6 @@ class QuickMatch:
             text = f"{msg.type}: you are queueing already; cancel_match first"
             conn.error("already_queued", text, msg.id, params=queued.held.entry.key.to_json())
             return
-        self.matcher.kick()
         if msg.id is not None:
             conn.send(message("ack", ref=msg.id))
         size = sum(item.people for item in await self.store.entries() if item.key == entry.key)
@@ -96,6 +97,7 @@ class QuickMatch:
         for person in entry.seekers:
             status = queue_status(entry, person.account_id, now, size, wait)
             self.matcher.tell(person.client, match_status(status))
+        self.matcher.kick()
 
     @staticmethod
     def _entry(seeker: Seeker, request: SeekMatch, not_before_ms: int, now: int) -> QueueEntry:

@@ -148,6 +148,8 @@ export class QuickMatchView {
 
   /** @param {QueueStatus} queue a `match_status` (or the welcome's place in the queue) */
   onStatus(queue) {
+    // Among many nodes a status may come after the match was found: the match goes on, unless it is off.
+    if (this.found && !queue.requeued) return;
     if (queue.requeued && this.found) toast(t("quick_requeued"));
     this.status = queue;
     this.since = performance.now();
