@@ -20,7 +20,7 @@ from tuolaji.store.audit import Actor, entries, record
 from tuolaji.store.db import Database
 from tuolaji.store.ledger import LedgerError, audit, correct, lines_of
 from tuolaji.store.records import record_hand
-from tuolaji.store.reports import REPORTS_PER_HOUR, ReportError, close, file, listed, reported_since
+from tuolaji.store.reports import REPORTS_PER_HOUR, ReportError, close, file, listed, reports_by
 from tuolaji.store.roles import RoleError, grant, revoke, role_of
 from tuolaji.store.sanctions import impose, lift, standing
 
@@ -97,9 +97,10 @@ async def test_reports_name_a_hand_played_together_once_and_a_few_an_hour(db: Da
     with pytest.raises(ReportError) as missing:
         await file(db, a, 99_999, b, "other", None)
     assert missing.value.status == 404
-    assert await reported_since(db, a, datetime.now(UTC) - timedelta(days=1)) == {b}
-    assert await reported_since(db, a, datetime.now(UTC) + timedelta(minutes=1)) == set()
-    assert await reported_since(db, b, datetime.now(UTC) - timedelta(days=1)) == set()
+    assert await reports_by(db, [a, b], datetime.now(UTC) - timedelta(days=1)) == {(a, b)}
+    assert await reports_by(db, [a], datetime.now(UTC) + timedelta(minutes=1)) == set()
+    assert await reports_by(db, [b], datetime.now(UTC) - timedelta(days=1)) == set()
+    assert await reports_by(db, [], datetime.now(UTC) - timedelta(days=1)) == set()
     for _ in range(REPORTS_PER_HOUR):
         await file(db, b, await _hand_of(db, [a, b]), a, "stalling", None)
     with pytest.raises(ReportError) as limited:

@@ -73,8 +73,13 @@ ESCAPE_SHARES: Final = 2
 
 def rank_title(points: int) -> tuple[str, int]:
     """(title, 基礎分) for an account's 積分 (R42, §13)."""
-    title, base, _ = RANK_TABLE[max(0, bisect_right(_RANK_THRESHOLDS, points) - 1)]
+    title, base, _ = RANK_TABLE[rank_level(points)]
     return title, base
+
+
+def rank_level(points: int) -> int:
+    """The place of an account's rank title in §13's 玩家級別 table: 0 for 布衣 … 19 for 皇上 (R42)."""
+    return max(0, bisect_right(_RANK_THRESHOLDS, points) - 1)
 
 
 def wealth_title(silver: int) -> tuple[str, int]:

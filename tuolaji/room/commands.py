@@ -74,6 +74,15 @@ class PlayNow:
 
 
 @dataclass(frozen=True)
+class SeatMatch:
+    """A quick match (快速開始) seats its people at this new table: ``people[seat]`` is the client and
+    player of that seat, or None for a ``bot``; everyone is ready, and the match starts."""
+
+    people: tuple[tuple[str, Player] | None, ...]
+    bot: str
+
+
+@dataclass(frozen=True)
 class Watch:
     """``client`` watches as a spectator (no hidden cards); ``invite`` as for :class:`Join`."""
 
@@ -258,6 +267,7 @@ class Refresh:
 Command = (
     Join
     | PlayNow
+    | SeatMatch
     | Watch
     | Leave
     | AddBot

@@ -64,6 +64,18 @@ class Seating:
             self.add_bot(index, bot)
         self.press_start(client)
 
+    def seat_match(self, people: tuple[tuple[str, Player] | None, ...], bot: str) -> None:
+        """A quick match's people sit down at this new table (a ``bot`` at each seat None), all ready:
+        the match starts."""
+        for index, person in enumerate(people):
+            if person is None:
+                self.add_bot(index, bot)
+            else:
+                self.join(*person, index)
+        for person in people:
+            if person is not None:
+                self.press_start(person[0])
+
     def watch(self, client: str, invite: str | None) -> None:
         """``client`` watches as a spectator."""
         data = self._data

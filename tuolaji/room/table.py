@@ -58,6 +58,7 @@ from tuolaji.room.commands import (
     RequestRetract,
     Resume,
     Say,
+    SeatMatch,
     Start,
     Sync,
     Watch,
@@ -164,6 +165,8 @@ class Table(TableData):
                 seating.join(client, player, seat, invite)
             case PlayNow(client, player, bot):
                 seating.play_now(client, player, bot)
+            case SeatMatch(people, bot):
+                seating.seat_match(people, bot)
             case Watch(client, _, invite):
                 seating.watch(client, invite)
             case Leave(client, _, escape):

@@ -2,14 +2,14 @@
 
 Before a request reaches a table the lobby checks what only it can: the client is not at a table
 already, the account is not seated elsewhere (the bus's seat index, claimed here), it has not taken
-too many seats in a row, and it is not waiting after an escape (R43). The table decides the rest and
-its answer (a ``table`` message, or a refusal) ends the request (``tuolaji.server.placement``).
+too many seats in a row, and it is not waiting after an escape (R43) (``tuolaji.server.seatgate``). A
+client that queued for a quick match leaves the queue. The table decides the rest and its answer (a
+``table`` message, or a refusal) ends the request (``tuolaji.server.placement``).
 """
 
 from __future__ import annotations
 
-import logging
-import math
+import contextlib
 import secrets
 import time
 
@@ -19,13 +19,13 @@ from tuolaji.server.connection import Connection
 from tuolaji.server.courier import Courier
 from tuolaji.server.feed import LobbyFeed
 from tuolaji.server.hosting import Hosting
-from tuolaji.server.limits import JOIN_BURST, JOINS_PER_MINUTE, KeyedLimiter, TableLimiter
+from tuolaji.server.limits import TableLimiter
 from tuolaji.server.placement import Placement
+from tuolaji.server.quickmatch import QuickMatch
+from tuolaji.server.seatgate import SeatGate
 from tuolaji.server.tablehost import player_of
 from tuolaji.wire.inbound import ClientMessage, NewTable, TakeSeat
 from tuolaji.wire.nodes import TableOpening
-
-log = logging.getLogger(__name__)
 
 INVITE_BYTES = 12
 """Random bytes of a private table's invite code (``secrets.token_urlsafe``: 16 characters, 96 bits)."""
@@ -34,13 +34,16 @@ INVITE_BYTES = 12
 class Admission:
     """Creates tables and takes join and watch requests to them."""
 
-    def __init__(self, hosting: Hosting, placement: Placement, feed: LobbyFeed, courier: Courier) -> None:
+    def __init__(
+        self, hosting: Hosting, placement: Placement, feed: LobbyFeed, courier: Courier, quick: QuickMatch
+    ) -> None:
         self.hosting = hosting
         self.bus = hosting.bus
         self.placement = placement
         self.feed = feed
         self.courier = courier
-        self.join_limiter: KeyedLimiter[int] = KeyedLimiter.per_minute(JOINS_PER_MINUTE, JOIN_BURST)
+        self.quick = quick
+        self.gate: SeatGate = quick.gate
         self.table_limiter = TableLimiter(hosting.services.config.tables_per_minute)
 
     def _already_seated(self, conn: Connection, msg: ClientMessage, table_id: str | None) -> None:
@@ -69,6 +72,7 @@ class Admission:
             return
         if joining and not await self._claim(conn, msg, table_id):
             return
+        await self._leave_queue(conn)
         self.placement.ask(conn.id, table_id)
         if not await self.courier.route(conn, table_id, msg, quiet=not known):
             self.placement.cancel(conn.id)
@@ -80,7 +84,7 @@ class Admission:
     async def _claim(self, conn: Connection, msg: ClientMessage, table_id: str) -> bool:
         """Whether ``conn``'s account may sit at ``table_id`` now; if so its seat is claimed."""
         assert conn.account is not None
-        if not await self._may_sit(conn, msg):
+        if not await self.gate.may_sit(conn, msg):
             return False
         try:
             current = await self.bus.claim_seat(conn.account.id, table_id)
@@ -92,32 +96,11 @@ class Admission:
             return False
         return True
 
-    async def _may_sit(self, conn: Connection, msg: ClientMessage) -> bool:
-        """Whether ``conn``'s account may take a seat now: not too many seats in a row (``join_limiter``)
-        and not while it waits after escaping (R43, ``EscapeCooldown``); else it is told why."""
+    async def _leave_queue(self, conn: Connection) -> None:
+        """Taking a seat or a spectator's chair leaves the quick-match queue (the client is told)."""
         assert conn.account is not None
-        account_id, kind = conn.account.id, msg.type
-        retry = self.join_limiter.check(account_id, time.monotonic())
-        if retry is not None:
-            self.hosting.services.metrics.refused("joins")
-            text = f"{kind}: too many tables in a row; try again in {retry} s"
-            conn.error("rate_limited", text, msg.id, params={"reason": "joins", "seconds": retry})
-            return False
-        # The table shows the account as it is now: titles and the balance an escape would cost (R43).
-        try:
-            conn.account = await self.hosting.services.accounts.get(account_id) or conn.account
-        except Exception:
-            log.warning("account %d could not be read again; the table shows it as at hello", account_id)
-        try:
-            wait = await self.bus.escape_wait(account_id)
-        except BusDown:
-            wait = 0.0
-        if wait > 0:
-            seconds = math.ceil(wait)
-            text = f"{kind}: you left a hand (R43); you may sit again in {seconds} s"
-            conn.error("escape_cooldown", text, msg.id, "R43", params={"seconds": seconds, "rule": "R43"})
-            return False
-        return True
+        with contextlib.suppress(BusDown):  # else the entry stays: its match cannot claim this seat, and it goes
+            await self.quick.withdraw(conn.account.id, "seated")
 
     def _table_named(self, conn: Connection, msg: ClientMessage, request: TakeSeat) -> str | None:
         """The table a ``join`` or ``watch`` names by its id or its invite code (None: refused)."""
@@ -140,11 +123,12 @@ class Admission:
         if self.placement.busy(conn.id):
             self._already_seated(conn, msg, self.placement.where(conn.id))
             return
-        if not self._may_open(conn, msg) or not await self._may_sit(conn, msg):
+        if not self._may_open(conn, msg) or not await self.gate.may_sit(conn, msg):
             return
         options = self._options(conn, msg, request)
         if options is None:
             return
+        await self._leave_queue(conn)
         table_id = "t" + secrets.token_hex(5)
         player = player_of(account)
         invite = secrets.token_urlsafe(INVITE_BYTES) if request.private else None

@@ -13,6 +13,7 @@ import itertools
 import logging
 import time
 from datetime import UTC
+from typing import Any, Protocol
 
 from sqlalchemy import select
 
@@ -33,12 +34,20 @@ from tuolaji.wire.outbound import PROTOCOL_VERSION, dumps, error_message, messag
 log = logging.getLogger(__name__)
 
 
+class QueuePlaces(Protocol):
+    """Where a client that says hello may have a place in the quick-match queue (``QuickMatch``)."""
+
+    async def resume(self, conn: Connection) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        """Take the account's place over for ``conn``: its status for the welcome, and a message for after."""
+
+
 class Clients:
     """The connections of this node (one live connection per account)."""
 
-    def __init__(self, services: Services, placement: Placement) -> None:
+    def __init__(self, services: Services, placement: Placement, queue: QueuePlaces) -> None:
         self.services = services
         self.placement = placement
+        self.queue = queue
         self.by_id: dict[str, Connection] = {}
         """client id → connection."""
         self.by_account: dict[int, Connection] = {}
@@ -76,7 +85,8 @@ class Clients:
 
     async def hello(self, conn: Connection, token: str, ref: str | int | None) -> SeatRef | None:
         """Authenticate ``conn`` and welcome it; a second connection of the same account replaces the
-        first. Where the account sits (the caller attaches it there), or None."""
+        first, here or on another node, and so does its place in the quick-match queue. Where the
+        account sits (the caller attaches it there), or None."""
         if conn.account is not None:
             text = "hello: this connection is already authenticated"
             conn.error("bad_message", text, ref, params={"reason": "already_authenticated"})
@@ -94,6 +104,7 @@ class Clients:
         logs.bind(account=account.id)  # the connection's reader: its lines name the account from now on
         conn.session_ends = await self._session_ends(token)
         place = await self._take_over(conn, account.id)
+        queue, then = await self.queue.resume(conn)
         conn.send(
             message(
                 "welcome",
@@ -103,11 +114,14 @@ class Clients:
                 table=place.table_id if place is not None else None,
                 seat=place.seat if place is not None else None,
                 role=await role_of(self.services.db, account.id),
+                queue=queue,
             )
         )
         if ref is not None:
             conn.send(message("ack", ref=ref))
         self._tell_notice(conn)
+        if then is not None:
+            conn.send(then)
         return place
 
     @staticmethod

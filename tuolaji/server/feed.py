@@ -1,5 +1,6 @@
 """The lobby list as this node knows it: every open table's summary (all nodes'), the invite codes,
-and the clients subscribed to changes, which get them at most every :data:`LOBBY_BATCH_SECONDS`.
+how many people queue for a quick match, and the clients subscribed to changes, which get a table's
+at most every :data:`LOBBY_BATCH_SECONDS`.
 
 Summaries come from the bus (:class:`~tuolaji.server.bus.LobbyList`); the list shows public tables
 only (:func:`~tuolaji.server.listing.listing`), and private tables are found by their invite code.
@@ -10,11 +11,13 @@ from __future__ import annotations
 import asyncio
 import collections
 import time
+from typing import Any
 
 from tuolaji.server.connection import Connection
 from tuolaji.server.listing import InviteIndex, listing
 from tuolaji.wire.nodes import Summary
 from tuolaji.wire.outbound import dumps, message
+from tuolaji.wire.quick import lobby_queues
 
 LOBBY_BATCH_SECONDS = 0.25
 """Lobby subscribers get a table's changes at most this often (the newest summary wins)."""
@@ -44,6 +47,8 @@ class LobbyFeed:
         self._per_address: collections.Counter[str] = collections.Counter()
         self._changes: set[str] = set()
         self._flush: asyncio.TimerHandle | None = None
+        self.queues: list[dict[str, Any]] = []
+        """How many people queue for a quick match, per preset and kind (``QueueCount``s)."""
 
     def knows(self, table_id: str) -> bool:
         """Whether ``table_id`` is an open table this node has heard of."""
@@ -87,7 +92,17 @@ class LobbyFeed:
         else:
             for text in self._texts(missed):
                 conn.send_text(text)
+        conn.send(lobby_queues(self.queues))
         return True
+
+    def set_queues(self, queues: list[dict[str, Any]]) -> None:
+        """The quick-match queues' counts now; subscribers hear of a change."""
+        if queues == self.queues:
+            return
+        self.queues = queues
+        text = dumps(lobby_queues(queues))
+        for conn in self.subscribers:
+            conn.send_text(text)
 
     def forget(self, conn: Connection) -> None:
         """``conn`` closed: it follows the list no more."""

@@ -7,7 +7,8 @@ Each limit is built on :class:`~tuolaji.token_bucket.TokenBucket` or is a back-o
   creation per client address (:class:`AddressLimiter`, ``guest_limiter``), joins per account
   (:class:`JoinLimiter`).
 - :class:`Backoff`: a wait that doubles with each strike and is forgotten after a quiet time:
-  escapes per account (:class:`EscapeCooldown`), and failed log-ins per nickname
+  escapes per account (:class:`EscapeCooldown`), early leaves of quick-matched tables
+  (:class:`MatchLeaves`), and failed log-ins per nickname
   (:class:`LoginBackoff`, two of them: existing accounts and unknown nicknames, with attempts in
   flight reserved before any password is checked).
 """
@@ -296,6 +297,27 @@ class EscapeCooldown(Backoff[int]):
         forget_after: float = ESCAPE_FORGET_SECONDS,
     ) -> None:
         super().__init__(0, base, longest, forget_after)
+
+
+MATCH_LEAVE_GRACE: Final = 1
+MATCH_LEAVE_BASE_SECONDS: Final = 30.0
+MATCH_LEAVE_LONGEST_SECONDS: Final = 600.0
+MATCH_LEAVE_FORGET_SECONDS: Final = 86400.0
+
+
+class MatchLeaves(Backoff[int]):
+    """Early leaves of quick-matched tables per account id (``tuolaji.matching.decide.EARLY_LEAVE_MS``):
+    the first is free; after each further one the account's next quick match waits 30 s longer before
+    it may be matched, doubling up to 10 minutes; a day without one clears it."""
+
+    def __init__(
+        self,
+        grace: int = MATCH_LEAVE_GRACE,
+        base: float = MATCH_LEAVE_BASE_SECONDS,
+        longest: float = MATCH_LEAVE_LONGEST_SECONDS,
+        forget_after: float = MATCH_LEAVE_FORGET_SECONDS,
+    ) -> None:
+        super().__init__(grace, base, longest, forget_after)
 
 
 TABLES_PER_MINUTE: Final = 30.0

@@ -10,6 +10,8 @@ actors):
   :class:`~tuolaji.server.admission.Admission` for creating, joining and watching, and
   :class:`~tuolaji.server.courier.Courier` to reach a table here or on another node);
 - :class:`~tuolaji.server.moderation.Moderation` — what the moderators' console's orders do here.
+- :class:`~tuolaji.server.quickmatch.QuickMatch` — 快速開始: this node's clients in the queue, and
+  its :class:`~tuolaji.server.matcher.Matcher`, which matches and seats them.
 
 Connections are this node's; tables may run here or on another node (``tuolaji.server.bus``). The bus
 calls the parts back directly (:class:`~tuolaji.server.bus.Node`).
@@ -18,6 +20,7 @@ calls the parts back directly (:class:`~tuolaji.server.bus.Node`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from tuolaji.server.bus import Node
 from tuolaji.server.clients import Clients
@@ -27,6 +30,7 @@ from tuolaji.server.feed import LobbyFeed
 from tuolaji.server.hosting import Hosting
 from tuolaji.server.moderation import Moderation
 from tuolaji.server.placement import Placement
+from tuolaji.server.quickmatch import QuickMatch
 from tuolaji.server.router import Router
 from tuolaji.server.services import Services
 from tuolaji.wire.outbound import dumps, message
@@ -38,15 +42,18 @@ class Lobby:
     def __init__(self, services: Services) -> None:
         self.services = services
         self.placement = Placement()
-        self.clients = Clients(services, self.placement)
         self.feed = LobbyFeed()
         self.hosting = Hosting(services)
-        self.router = Router(self.clients, self.placement, self.feed, self.hosting, Courier(self.hosting))
+        self.quick = QuickMatch(self.hosting, self.placement, self.feed)
+        self.clients = Clients(services, self.placement, self.quick)
+        courier = Courier(self.hosting)
+        self.router = Router(self.clients, self.placement, self.feed, self.hosting, courier, self.quick)
         self.moderation = Moderation(self.clients, self.hosting)
         self.node = Node(
             tables=self.hosting, clients=self.clients, feed=self.feed, moves=self.router, orders=self.moderation
         )
         """What the bus calls back."""
+        self._matching: asyncio.Task[None] | None = None
 
     @property
     def stopping(self) -> bool:
@@ -57,15 +64,26 @@ class Lobby:
         """Connect the bus and (one node) restore every open table from its log."""
         await self.services.bus.start(self.node)
         await self.hosting.restore()
+        self._matching = asyncio.create_task(self.quick.matcher.run(), name="quick match")
+
+    async def _stop_matching(self) -> None:
+        if self._matching is not None:
+            self._matching.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._matching
+            self._matching = None
 
     async def close(self) -> None:
-        """Stop every table's host, all together (server shutdown): their logs already hold them."""
+        """Stop matching and every table's host, all together (server shutdown): their logs already
+        hold them; the queue keeps its entries (in Redis, for the other nodes; in memory, gone)."""
+        await self._stop_matching()
         await self.hosting.stop_all()
         self.feed.close()
 
     async def prepare_shutdown(self) -> None:
         """A graceful restart: take no more commands, let every table finish its step (its log is then
         complete), tell every client ``server_restarting`` and close its socket (1012)."""
+        await self._stop_matching()
         await self.hosting.stop_all()
         text = dumps(message("server_restarting"))
         connections = list(self.clients.by_id.values())

@@ -10,6 +10,7 @@ Keys (all under ``tj:``):
 - ``conn:{account}`` — the client id of the account's connection (a newer one replaces it).
 - ``lobby`` — table id → its lobby summary (JSON).
 - ``node:{node}`` — a node's heartbeat (its ``NodeStatus``: draining, tables), ``nodes`` the set of them.
+- ``qm:…`` — the quick-match queue (``tuolaji.server.redis_queue``, on this bus's link).
 
 Channels: ``n:{node}`` carries commands for the tables a node runs, messages for its clients and
 tables a draining node asks it to open; ``lobby`` each changed summary; ``moved`` the id of a table

@@ -1,5 +1,6 @@
 """Routes this node's client messages: ``hello``, ``ping`` and ``lobby`` here; creating, joining and
-watching through :class:`~tuolaji.server.admission.Admission`; every other message to the table the
+watching through :class:`~tuolaji.server.admission.Admission`; the quick match's through
+:class:`~tuolaji.server.quickmatch.QuickMatch`; every other message to the table the
 client is at (``tuolaji.server.courier``). It also takes the clients back to their tables when a table
 moves to another node or the bus returns, and tells their tables when they disconnect (R46)."""
 
@@ -16,8 +17,19 @@ from tuolaji.server.courier import Courier
 from tuolaji.server.feed import LobbyFeed
 from tuolaji.server.hosting import Hosting
 from tuolaji.server.placement import Placement
+from tuolaji.server.quickmatch import QuickMatch
 from tuolaji.server.tablehost import player_of
-from tuolaji.wire.inbound import ClientMessage, Hello, NewTable, Ping, Subscribe, TakeSeat
+from tuolaji.wire.inbound import (
+    AcceptMatch,
+    CancelMatch,
+    ClientMessage,
+    Hello,
+    NewTable,
+    Ping,
+    SeekMatch,
+    Subscribe,
+    TakeSeat,
+)
 from tuolaji.wire.nodes import Envelope
 from tuolaji.wire.outbound import message
 
@@ -26,14 +38,21 @@ class Router:
     """Where each client message of this node goes."""
 
     def __init__(
-        self, clients: Clients, placement: Placement, feed: LobbyFeed, hosting: Hosting, courier: Courier
+        self,
+        clients: Clients,
+        placement: Placement,
+        feed: LobbyFeed,
+        hosting: Hosting,
+        courier: Courier,
+        quick: QuickMatch,
     ) -> None:
         self.clients = clients
         self.placement = placement
         self.feed = feed
         self.hosting = hosting
         self.courier = courier
-        self.admission = Admission(hosting, placement, feed, courier)
+        self.quick = quick
+        self.admission = Admission(hosting, placement, feed, courier, quick)
         self._background: set[asyncio.Task[Any]] = set()
 
     def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
@@ -70,6 +89,8 @@ class Router:
                 await self.admission.create(conn, msg, request)
             case TakeSeat():
                 await self.admission.join_or_watch(conn, msg, request)
+            case SeekMatch() | CancelMatch() | AcceptMatch():
+                await self.quick.handle(conn, msg, request)
             case None:
                 await self._at_table(conn, msg)
 
@@ -83,6 +104,8 @@ class Router:
             return
         if msg.type == "leave":
             self.placement.stop_watching(conn.id)
+            if not place.watching:
+                self.quick.left(conn, place.table_id)
         await self.courier.route(conn, place.table_id, msg)
 
     async def _hello(self, conn: Connection, token: str, ref: str | int | None) -> None:
@@ -96,6 +119,7 @@ class Router:
         """A connection closed: unsubscribe it and tell its table (R46), unless the server is stopping."""
         self.feed.forget(conn)
         self.clients.disconnected(conn)
+        self.quick.disconnected(conn)
         tables = self.placement.forget(conn.id)
         if self.hosting.stopping:
             return

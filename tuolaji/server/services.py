@@ -1,16 +1,18 @@
 """What a node runs on: the database, the accounts, the bus to the other nodes, the tables' log, the
-slow bots' pool, the metrics and the settings, opened once at start-up (:func:`open_services`) and handed to the
-HTTP API and the lobby's parts as one :class:`Services` record."""
+slow bots' pool, the metrics, the quick-match queue and the settings, opened once at start-up
+(:func:`open_services`) and handed to the HTTP API and the lobby's parts as one :class:`Services` record."""
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tuolaji.server.bus import Bus, LocalBus
 from tuolaji.server.config import ServerConfig
 from tuolaji.server.metrics import Metrics
+from tuolaji.server.queue_store import MemoryQueue, QueueStore
+from tuolaji.server.redis_queue import RedisQueue
 from tuolaji.server.redisbus import RedisBus
 from tuolaji.server.thinking import ThinkingPool
 from tuolaji.store.accounts import Accounts
@@ -33,6 +35,13 @@ class Services:
     """Where slow bots think."""
     metrics: Metrics
     """What the node counts and times (``/metrics``)."""
+    queue: QueueStore = field(default_factory=MemoryQueue)
+    """The quick-match queue (in Redis beside a Redis bus: every node's)."""
+
+
+def make_queue(bus: Bus) -> QueueStore:
+    """The quick-match queue for ``bus``: in its Redis when nodes share one, else in memory."""
+    return RedisQueue(bus.link) if isinstance(bus, RedisBus) else MemoryQueue()
 
 
 def make_bus(config: ServerConfig, metrics: Metrics) -> Bus:
@@ -57,7 +66,8 @@ async def open_services(config: ServerConfig, metrics: Metrics) -> AsyncIterator
         hashing=PasswordHashing(config.hash_threads, config.hash_queue),
     )
     try:
-        yield Services(config, db, accounts, make_bus(config, metrics), table_log, thinking, metrics)
+        bus = make_bus(config, metrics)
+        yield Services(config, db, accounts, bus, table_log, thinking, metrics, make_queue(bus))
     finally:
         await table_log.close()
         await thinking.close()

@@ -44,6 +44,7 @@ from tuolaji.room.commands import (
     RequestBid,
     RequestPlay,
     Resume,
+    SeatMatch,
     Watch,
 )
 from tuolaji.room.effects import (
@@ -181,10 +182,10 @@ class TableHost:
                 self.bus.deliver(self._outgoing.internal_error(client, ref))
             await self._reload()
             return
-        if isinstance(command, Join | PlayNow) and not any(
-            isinstance(effect, Seated) and effect.account_id == command.player.id for effect in effects
-        ):
-            self.bus.seat_changed(command.player.id, self.id, None)  # the lobby's claim for a refused join
+        seated = {effect.account_id for effect in effects if isinstance(effect, Seated) and effect.seat is not None}
+        for account_id in _sitting_down(command):
+            if account_id not in seated:
+                self.bus.seat_changed(account_id, self.id, None)  # the lobby's claim for a refused join
         if isinstance(command, BotAnswer) and not any(isinstance(effect, Record) for effect in effects):
             log.info(
                 "dropped a slow bot's answer for a position that changed", extra=self._fields(seat=command.stamp.seat)
@@ -359,6 +360,15 @@ class TableHost:
             await self._step(Attach(client, account_id))
         for client in watchers:
             await self._step(Watch(client, invite=self.table.invite))
+
+
+def _sitting_down(command: Command) -> list[int]:
+    """The accounts ``command`` seats (whose seats the lobby claimed before)."""
+    if isinstance(command, Join | PlayNow):
+        return [command.player.id]
+    if isinstance(command, SeatMatch):
+        return [player.id for _, player in filter(None, command.people)]
+    return []
 
 
 def _settled_command(number: int, settled: Settled | None) -> HandSettled:

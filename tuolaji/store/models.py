@@ -208,7 +208,7 @@ class Report(Base):
     closing_note: Mapped[str | None] = mapped_column(String(300), nullable=True)
 
 
-# Open reports in order; what a reporter reported lately (the rate limit, ``reported_since``); the
+# Open reports in order; what a reporter reported lately (the rate limit, ``reports_by``); the
 # reports against an account.
 Index("ix_reports_open", Report.outcome, Report.id)
 Index("ix_reports_reporter", Report.reporter_id, Report.at)

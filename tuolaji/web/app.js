@@ -14,6 +14,7 @@ import { LobbyView, bindWarnFollow, readOptions, warnWrongFollow } from "./lobby
 import { NoticeBanner } from "./notice.js";
 import { personName, tableName } from "./names.js";
 import * as phrases from "./phrases.js";
+import { QuickMatchView, pairFromAddress } from "./quick.js";
 import { HistoryView } from "./replay.js";
 import { openReport } from "./report.js";
 import { RulesView } from "./rules.js";
@@ -96,6 +97,8 @@ const state = {
   pendingPlay: null,
   /** @type {string|null} the code of an invite link opened and not yet used (PROTOCOL.md §2.6) */
   invite: inviteFromAddress(),
+  /** @type {string|null} the partner code of a friend's quick-match link not yet used (PROTOCOL.md §2.8) */
+  pair: pairFromAddress(),
   /** whether the socket said welcome (messages other than hello may go) */
   welcomed: false,
   /** @type {{points: number, silver: number}|null} what leaving now would cost me (R43; `state.escape_cost`) */
@@ -117,6 +120,10 @@ const lobby = new LobbyView($("table-list"), {
   join: (table, seat) => socket.send("join", { table, seat }),
   watch: (table) => socket.send("watch", { table }),
 });
+const quick = new QuickMatchView(
+  { panel: $("quick-panel"), counts: $("queue-counts"), dialog: /** @type {HTMLDialogElement} */ ($("quick-dialog")) },
+  (type, fields) => socket.send(type, fields),
+);
 const tableView = new TableView($("table-screen"), {
   bid: (suit, count) => sendTable("bid", { suit, count }, "bid_short"),
   pass: () => sendTable("pass", {}, "bid_pass"),
@@ -268,6 +275,15 @@ function useInvite() {
   socket.send("watch", { invite: code });
 }
 
+/** A friend's quick-match link was opened (now or before signing in): queue with them as partners. */
+function usePair() {
+  const code = state.pair;
+  if (!code || !state.welcomed) return;
+  state.pair = null;
+  forgetAddress();
+  quick.joinPartner(code);
+}
+
 /** @param {string} screen */
 function show(screen) {
   state.screen = screen;
@@ -347,7 +363,9 @@ function onMessage(msg) {
         // Back at the same table (reload, dropped connection, server restart): `table` and a full `state` follow.
         enterTable();
       }
+      quick.onWelcome(msg.queue ?? null);
       useInvite();
+      usePair();
       break;
     case "server_restarting":
       restarting = true;
@@ -365,6 +383,18 @@ function onMessage(msg) {
     case "lobby_table_removed":
       lobby.remove(msg.table_id);
       break;
+    case "lobby_queues":
+      quick.onQueues(msg.queues);
+      break;
+    case "match_status":
+      quick.onStatus(msg.queue);
+      break;
+    case "match_found":
+      quick.onFound(msg);
+      break;
+    case "match_cancelled":
+      quick.onCancelled(msg.reason);
+      break;
     case "table":
       if (state.table.summary?.id === msg.table.id && state.table.summary?.private && !msg.table.private) {
         say(t("made_public"));
@@ -376,6 +406,7 @@ function onMessage(msg) {
       }
       state.table.seat = msg.seat;
       rememberWatching(msg.seat === null ? { table: msg.table.id, invite: msg.table.invite ?? null } : null);
+      quick.onSeated();
       enterTable();
       tableView.render(state.table);
       break;
@@ -678,6 +709,7 @@ function setupLobby() {
   bindWarnFollow(/** @type {HTMLInputElement} */ ($("warn-follow")));
   bindWarnFollow(/** @type {HTMLInputElement} */ (form.elements.namedItem("warn_wrong_follow")));
   $("create-open").addEventListener("click", () => dialog.showModal());
+  $("quick-open").addEventListener("click", () => quick.open());
   api.options().then(({ defaults }) => {
     for (const [name, value] of Object.entries(defaults)) {
       const field = form.elements.namedItem(name);
@@ -710,6 +742,11 @@ function setupLobby() {
       state.invite = code;
       useInvite();
     }
+    const pair = pairFromAddress();
+    if (pair) {
+      state.pair = pair;
+      usePair();
+    }
   });
 }
 
@@ -723,6 +760,7 @@ function setupLanguage() {
     select.setAttribute("aria-label", t("language"));
     renderMe();
     lobby.render();
+    quick.render();
     if (state.table.summary || state.table.view) tableView.retranslate();
     if (state.screen === "history-screen") history.render();
     if (state.screen === "leaderboard-screen") leaderboard.render();

@@ -1,5 +1,6 @@
 // Quick phrases (快捷語, PROTOCOL.md §2.7): the fixed list in the three languages, the menu that sends
-// them and mutes speakers, and the remembered mutes. A phrase travels as its id and is worded here,
+// them and mutes speakers, and the remembered mutes (with their time: the quick match, §2.8, does not
+// seat you with people you muted in the last day). A phrase travels as its id and is worded here,
 // in the reader's language. Every phrase that arrives is announced as a window event "tuolaji:phrase"
 // (detail: seat, account, phrase, shown), so tests can tell a muted one from one never sent.
 
@@ -30,14 +31,23 @@ addStrings({
 });
 
 const MUTE_KEY = "tuolaji.phraseMute";
+const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** @returns {Set<number>} the account ids whose phrases this browser does not show */
-function mutedSet() {
+/**
+ * The remembered mutes: account id → when it was muted (ms since 1970; 0 for mutes kept from before
+ * their time was remembered, a plain list of ids).
+ * @returns {Map<number, number>}
+ */
+function mutes() {
   try {
-    const ids = JSON.parse(localStorage.getItem(MUTE_KEY) ?? "[]");
-    return new Set(Array.isArray(ids) ? ids.filter((id) => Number.isInteger(id)) : []);
+    const saved = JSON.parse(localStorage.getItem(MUTE_KEY) ?? "{}");
+    if (Array.isArray(saved)) return new Map(saved.filter((id) => Number.isInteger(id)).map((id) => [id, 0]));
+    if (!saved || typeof saved !== "object") return new Map();
+    return new Map(Object.entries(saved)
+      .filter(([id, at]) => Number.isInteger(Number(id)) && typeof at === "number")
+      .map(([id, at]) => [Number(id), at]));
   } catch {
-    return new Set();
+    return new Map();
   }
 }
 
@@ -46,19 +56,25 @@ function mutedSet() {
  * @returns {boolean} whether their phrases are muted here
  */
 function isMuted(account) {
-  return mutedSet().has(account);
+  return mutes().has(account);
 }
 
 /**
- * Mute or show a speaker's phrases, remembered in this browser.
+ * Mute or show a speaker's phrases, remembered in this browser with the time of the mute.
  * @param {number} account
  * @param {boolean} on
  */
 export function setMuted(account, on) {
-  const ids = mutedSet();
-  if (on) ids.add(account);
-  else ids.delete(account);
-  localStorage.setItem(MUTE_KEY, JSON.stringify([...ids]));
+  const saved = mutes();
+  if (on) saved.set(account, Date.now());
+  else saved.delete(account);
+  localStorage.setItem(MUTE_KEY, JSON.stringify(Object.fromEntries(saved)));
+}
+
+/** @returns {number[]} the accounts muted in the last day: a quick match never seats you with them */
+export function recentMutes() {
+  const since = Date.now() - DAY_MS;
+  return [...mutes()].filter(([, at]) => at >= since).map(([id]) => id);
 }
 
 /**

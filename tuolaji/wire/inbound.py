@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from tuolaji.bots import canonical_name
+from tuolaji.matching.entries import BOT_WAITS, KINDS
 from tuolaji.room.commands import (
     AddBot,
     Command,
@@ -32,6 +33,7 @@ from tuolaji.room.commands import (
     Watch,
 )
 from tuolaji.room.phrases import PHRASES
+from tuolaji.rules.presets import PRESETS
 from tuolaji.wire.fields import CardFieldError, bool_field, cards_field, int_field, suit_field
 from tuolaji.wire.json_limits import JsonLimitError, load_json
 from tuolaji.wire.outbound import PROTOCOL_VERSION
@@ -110,6 +112,31 @@ def _invite(name: str, value: object) -> object:
     return value
 
 
+MAX_AVOID: Final = 200
+"""Accounts a ``quick_match`` may ask not to be seated with (the sender's mutes of the last day)."""
+
+
+def _one_of(choices: tuple[str, ...]) -> Validator:
+    def check(name: str, value: object) -> object:
+        if not isinstance(value, str) or value not in choices:
+            raise ValueError(f"field {name!r} must be one of {', '.join(map(repr, choices))}")
+        return value
+
+    return check
+
+
+def _bots_after(name: str, value: object) -> object:
+    if value is not None and (isinstance(value, bool) or value not in BOT_WAITS):
+        raise ValueError(f"field {name!r} must be null (never) or one of {', '.join(map(str, BOT_WAITS))} (seconds)")
+    return value
+
+
+def _accounts(name: str, value: object) -> object:
+    if not isinstance(value, list) or len(value) > MAX_AVOID:
+        raise ValueError(f"field {name!r} must be a list of at most {MAX_AVOID} account ids")
+    return frozenset(int_field(name, item, 1, 2**53) for item in value)
+
+
 _TABLE_ID = _string(40)
 _INVITE = _invite
 _SEAT = _integer(0, 3)
@@ -161,7 +188,35 @@ class TakeSeat:
         return self.seat is None
 
 
-LobbyRequest = Hello | Ping | Subscribe | NewTable | TakeSeat
+@dataclass(frozen=True)
+class SeekMatch:
+    """``quick_match`` (快速開始): queue for a table of ``preset`` and ``kind`` (field ``illegal_follow``);
+    after ``bots_after`` seconds (None: never) ``bot``s fill the seats people did not take; never sit
+    with the accounts of ``avoid``. ``pair``: wait for a partner, who comes with the code the answer
+    gives; ``partner``: join the partner who has that code (the rest is theirs)."""
+
+    preset: str
+    kind: str
+    bots_after: int | None
+    bot: str
+    avoid: frozenset[int]
+    pair: bool
+    partner: str | None
+
+
+@dataclass(frozen=True)
+class CancelMatch:
+    """``cancel_match``: leave the quick-match queue (with one's partner)."""
+
+
+@dataclass(frozen=True)
+class AcceptMatch:
+    """``accept_match``: the answer to ``match_found`` (the match's id ``match``)."""
+
+    match: str
+
+
+LobbyRequest = Hello | Ping | Subscribe | NewTable | TakeSeat | SeekMatch | CancelMatch | AcceptMatch
 """What a client asks of the lobby itself (every other message goes to its table)."""
 
 Fields = dict[str, tuple[Validator, bool]]
@@ -201,6 +256,28 @@ SCHEMAS: Final[dict[str, MessageType]] = {
         {"table": (_TABLE_ID, False), "invite": (_INVITE, False)},
         lobby=lambda f: TakeSeat(f.get("table"), f.get("invite"), None),
     ),
+    "quick_match": MessageType(
+        {
+            "preset": (_one_of(tuple(PRESETS)), False),
+            "illegal_follow": (_one_of(KINDS), False),
+            "bots_after": (_bots_after, False),
+            "bot": (_bot, False),
+            "avoid": (_accounts, False),
+            "pair": (bool_field, False),
+            "partner": (_INVITE, False),
+        },
+        lobby=lambda f: SeekMatch(
+            f.get("preset", "nanning"),
+            f.get("illegal_follow", "laogai"),
+            f.get("bots_after"),
+            f.get("bot", DEFAULT_BOT),
+            f.get("avoid", frozenset()),
+            f.get("pair", False),
+            f.get("partner"),
+        ),
+    ),
+    "cancel_match": MessageType({}, lobby=lambda f: CancelMatch()),
+    "accept_match": MessageType({"match": (_string(40), True)}, lobby=lambda f: AcceptMatch(f["match"])),
     "leave": MessageType(
         {"escape": (bool_field, False)}, lambda client, f, ref: Leave(client, ref, f.get("escape", True))
     ),
