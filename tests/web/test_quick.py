@@ -46,11 +46,12 @@ def test_two_people_meet_through_quick_match(
     a.shot("quick-match")
     expect(b.page.locator("#queue-counts")).to_contain_text("Nanning 1")
     queue_with_bots_after_10_s(b.page)
-    names = [player.page.locator("#me-nick").inner_text() for player in (a, b)]
+    # Guests are named by number, in the reader's language (遊客0002, Guest 0002).
+    numbers = [re.sub(r"\D", "", player.page.locator("#me-nick").inner_text()) for player in (a, b)]
     for player in (a, b):
         expect(player.page.locator("#table-screen")).to_be_visible(timeout=30_000)
         seats = player.page.locator("#table-screen .seat-name .nick")
-        for name in names:
-            expect(seats.filter(has_text=name)).to_have_count(1)
+        for number in numbers:
+            expect(seats.filter(has_text=re.compile(rf"\D{number}\b"))).to_have_count(1)
         expect(player.page.locator("#quick-panel")).to_be_hidden()
     assert a.errors == [] and b.errors == []
