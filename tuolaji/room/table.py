@@ -159,30 +159,10 @@ class Table(TableData):
 
     def _dispatch(self, command: Command) -> None:
         """Hand ``command`` to the part whose job it is."""
-        seating, moves, connections = self._seating, self._moves, self._connections
+        if self._dispatch_seating(command):
+            return
+        moves, connections = self._moves, self._connections
         match command:
-            case Join(client, player, seat, _, invite):
-                seating.join(client, player, seat, invite)
-            case PlayNow(client, player, bot):
-                seating.play_now(client, player, bot)
-            case SeatMatch(people, bot):
-                seating.seat_match(people, bot)
-            case Watch(client, _, invite):
-                seating.watch(client, invite)
-            case Leave(client, _, escape):
-                seating.leave(client, escape)
-            case AddBot(client, seat, bot):
-                self.seated(client)
-                seating.add_bot(seat, bot)
-            case RemoveBot(client, seat):
-                self.seated(client)
-                seating.remove_bot(seat)
-            case Start(client):
-                seating.press_start(client)
-            case MakePrivate(code, creator):
-                seating.make_private(code, creator)
-            case MakePublic(client):
-                seating.make_public(client)
             case RequestBid(client, suit, count):
                 moves.request(Bid(self.seated(client), suit, count))
             case RequestPass(client):
@@ -217,8 +197,38 @@ class Table(TableData):
                 self._finisher.settled(command)
             case Say(client, phrase):
                 self._talk.say(client, phrase)
+
+    def _dispatch_seating(self, command: Command) -> bool:
+        """Hand a command about seats, spectators and the table itself to :class:`Seating`; whether it was one."""
+        seating = self._seating
+        match command:
+            case Join(client, player, seat, _, invite):
+                seating.join(client, player, seat, invite)
+            case PlayNow(client, player, bot):
+                seating.play_now(client, player, bot)
+            case SeatMatch(people, bot):
+                seating.seat_match(people, bot)
+            case Watch(client, _, invite):
+                seating.watch(client, invite)
+            case Leave(client, _, escape):
+                seating.leave(client, escape)
+            case AddBot(client, seat, bot):
+                self.seated(client)
+                seating.add_bot(seat, bot)
+            case RemoveBot(client, seat):
+                self.seated(client)
+                seating.remove_bot(seat)
+            case Start(client):
+                seating.press_start(client)
+            case MakePrivate(code, creator):
+                seating.make_private(code, creator)
+            case MakePublic(client):
+                seating.make_public(client)
             case CloseTable(reason):
                 seating.close_by_moderator(reason)
+            case _:
+                return False
+        return True
 
     @classmethod
     def restore(
