@@ -93,11 +93,7 @@ def _attempt(
                 hands[s][kind] += forced
                 pool[kind] -= forced
                 free[s] -= forced
-        cards = [kind for kind in range(len(pool)) for _ in range(room(s, kind))]
-        if weights is None:
-            rng.shuffle(cards)
-        else:
-            cards = _weighted_order(cards, weights[s], rng)
+        cards = _order([kind for kind in range(len(pool)) for _ in range(room(s, kind))], weights, s, rng)
         for kind in cards:
             if not free[s]:
                 break
@@ -110,8 +106,12 @@ def _attempt(
     return hands
 
 
-def _weighted_order(cards: list[int], weights: Sequence[float], rng: random.Random) -> list[int]:
-    """``cards`` in a random order where each card comes early in proportion to its kind's weight."""
-    keys = [math.log(1.0 - rng.random()) / weights[kind] for kind in cards]
+def _order(cards: list[int], weights: Sequence[Sequence[float]] | None, seat: int, rng: random.Random) -> list[int]:
+    """``cards`` shuffled, or with ``weights`` in a random order where each card comes early in
+    proportion to its kind's weight for ``seat``."""
+    if weights is None:
+        rng.shuffle(cards)
+        return cards
+    keys = [math.log(1.0 - rng.random()) / weights[seat][kind] for kind in cards]
     order = sorted(range(len(cards)), key=keys.__getitem__, reverse=True)
     return [cards[index] for index in order]

@@ -96,10 +96,11 @@ class BeliefInput:
     """Shape (54,): hidden copies of each kind not known to be in a hand."""
 
 
-class _History:
-    """What the public history says about each seat, by suit-class (5) or kind (54)."""
+class _Public:
+    """What the public history and the bids say, about each seat by suit-class (5) or kind (54),
+    and about each kind."""
 
-    def __init__(self, sit: Situation, plays: Sequence[Sequence[PlayRecord]]) -> None:
+    def __init__(self, sit: Situation, plays: Sequence[Sequence[PlayRecord]], bids: Sequence[BidRecord]) -> None:
         table = sit.table
         self.power = np.array(table.power, dtype=np.int64)
         self.cls = np.array(table.cls, dtype=np.int64)
@@ -124,6 +125,25 @@ class _History:
             if trick:
                 self._trick(trick)
                 self.tricks += 1
+        self.standing = [bid.seat for bid in bids][-1:]
+        self.shown = np.zeros((4, 5), np.float32)
+        for bid in bids:
+            self.shown[bid.seat, bid.suit] = max(self.shown[bid.seat, bid.suit], bid.count)
+        self.suits = np.array([suit_of(kind) if kind < SMALL_JOKER else 4 for kind in range(KINDS)])
+        self._kinds(sit)
+
+    def _kinds(self, sit: Situation) -> None:
+        """Per kind: trump or not, strength in its class, its class's hidden and played shares."""
+        table, cls = sit.table, self.cls
+        self.is_trump = (cls == TRUMP_CLASS).astype(np.float32)
+        tops = np.array([max(1, table.step[kinds[-1]]) if kinds else 1 for kinds in table.class_kinds])
+        self.strength = np.array(table.step, dtype=np.float32) / tops[cls]
+        unseen = np.array(sit.know.unseen, dtype=np.int64)
+        hidden = np.bincount(cls, weights=unseen, minlength=5).astype(np.float32)
+        total = np.bincount(cls, minlength=5).astype(np.float32) * DECKS
+        played = total - hidden - np.bincount(cls, weights=sit.counts, minlength=5)
+        self.class_hidden = hidden[cls] / max(1.0, float(hidden.sum()))
+        self.class_played = played[cls] / np.maximum(1.0, total[cls])
 
     def _trick(self, trick: Sequence[PlayRecord]) -> None:
         lead = trick[0]
@@ -162,71 +182,73 @@ def belief_input(
 ) -> BeliefInput:
     """The model's input for ``sit.seat`` (see :data:`FEATURES`): from its situation, every trick so
     far (finished ones first, then the current one), every bid of the round and the hands' sizes."""
-    table, know, me = sit.table, sit.know, sit.seat
+    me = sit.seat
     seats = ((me + 1) % 4, (me + 2) % 4, (me + 3) % 4)
-    history = _History(sit, plays)
-    cls = history.cls
-    unseen = np.array(know.unseen, dtype=np.int64)
-    known = np.array(know.known, dtype=np.int64)[list(seats)]
-    free = np.maximum(0, unseen - known.sum(axis=0))
+    public = _Public(sit, plays, bids)
+    known = np.array(sit.know.known, dtype=np.int64)[list(seats)]
+    free = np.maximum(0, np.array(sit.know.unseen, dtype=np.int64) - known.sum(axis=0))
     room = np.array([max(0, hand_sizes[s] - int(known[i].sum())) for i, s in enumerate(seats)], dtype=np.float32)
-    sizes = np.array([hand_sizes[s] for s in seats], dtype=np.float32)
-    steps = np.array(table.step, dtype=np.float32)
-    tops = np.array([max(1, table.step[table.class_kinds[c][-1]]) if table.class_kinds[c] else 1 for c in range(5)])
-    is_trump = (cls == TRUMP_CLASS).astype(np.float32)
-    class_hidden = np.bincount(cls, weights=unseen, minlength=5).astype(np.float32)
-    class_total = np.bincount(cls, minlength=5).astype(np.float32) * DECKS
-    class_played = class_total - class_hidden - np.bincount(cls, weights=sit.counts, minlength=5)
-    standing = [bid.seat for bid in bids][-1:]
-    shown = np.zeros((4, 5), np.float32)
-    for bid in bids:
-        shown[bid.seat, bid.suit] = max(shown[bid.seat, bid.suit], bid.count)
-    suits = np.array([suit_of(kind) if kind < SMALL_JOKER else 4 for kind in range(KINDS)])
     x = np.zeros((KINDS, 3, len(FEATURES)), np.float32)
     may = np.zeros((KINDS, 3), bool)
     for i, seat in enumerate(seats):
-        caps = know.caps[seat]
-        cap = np.array([caps.get(int(c), DECKS) for c in cls], dtype=np.int64)
-        void = np.array([int(c) in know.voids[seat] for c in cls])
+        caps = sit.know.caps[seat]
+        cap = np.array([caps.get(int(c), DECKS) for c in public.cls], dtype=np.int64)
+        void = np.array([int(c) in sit.know.voids[seat] for c in public.cls])
         may[:, i] = ~void & (known[i] < cap) & (room[i] > 0)
-        columns = (
-            np.full(KINDS, i == 0),
-            np.full(KINDS, i == 1),
-            np.full(KINDS, i == 2),
-            np.full(KINDS, seat % 2 == sit.dealer % 2),
-            np.full(KINDS, room[i] / max(1.0, float(room.sum()))),
-            np.full(KINDS, sizes[i] / HAND_SIZE),
-            np.full(KINDS, TRUMP_CLASS in know.voids[seat]),
-            cap == 1,
-            cap == 2,
-            history.led[seat, cls] / 4,
-            history.led_multi[seat, cls] / 4,
-            history.followed[seat, cls] / 8,
-            history.discarded[seat, cls] / 8,
-            history.ruffed[seat] / 8 * is_trump,
-            np.full(KINDS, history.ruffed[seat] / 8),
-            np.bincount(cls, weights=history.played_kind[seat], minlength=5)[cls] / 16,
-            class_hidden[cls] / max(1.0, float(class_hidden.sum())),
-            is_trump,
-            steps / tops[cls],
-            np.array(table.points, dtype=np.float32) / 10,
-            free / DECKS,
-            history.played_kind[seat] / DECKS,
-            history.led_kind[seat] / DECKS,
-            history.above[seat] / 4,
-            history.below[seat] / 4,
-            history.richer[seat] / 4,
-            history.cheaper[seat] / 4,
-            shown[seat, suits] / DECKS,
-            np.full(KINDS, seat in standing) * is_trump,
-            np.full(KINDS, history.tricks / HAND_SIZE),
-            np.full(KINDS, len(know.voids[seat]) / 5),
-            class_played[cls] / np.maximum(1.0, class_total[cls]),
-        )
-        x[:, i, :] = np.stack(columns, axis=1)
+        share = room[i] / max(1.0, float(room.sum()))
+        x[:, i, :] = _pair_features(sit, public, i, seat, cap, (share, hand_sizes[seat] / HAND_SIZE), free)
     with np.errstate(divide="ignore"):
         log_room = np.where(may & (free[:, None] > 0), np.log(room)[None, :], -np.inf).astype(np.float32)
     return BeliefInput(seats, x, log_room, free)
+
+
+def _pair_features(
+    sit: Situation,
+    public: _Public,
+    index: int,
+    seat: int,
+    cap: npt.NDArray[np.int64],
+    sizes: tuple[float, float],
+    free: npt.NDArray[np.int64],
+) -> Floats:
+    """Shape (54, len(FEATURES)): the features of ``seat`` (the ``index``-th other seat) with each kind."""
+    cls, is_trump = public.cls, public.is_trump
+    columns = (
+        np.full(KINDS, index == 0),
+        np.full(KINDS, index == 1),
+        np.full(KINDS, index == 2),
+        np.full(KINDS, seat % 2 == sit.dealer % 2),
+        np.full(KINDS, sizes[0]),
+        np.full(KINDS, sizes[1]),
+        np.full(KINDS, TRUMP_CLASS in sit.know.voids[seat]),
+        cap == 1,
+        cap == 2,
+        public.led[seat, cls] / 4,
+        public.led_multi[seat, cls] / 4,
+        public.followed[seat, cls] / 8,
+        public.discarded[seat, cls] / 8,
+        public.ruffed[seat] / 8 * is_trump,
+        np.full(KINDS, public.ruffed[seat] / 8),
+        np.bincount(cls, weights=public.played_kind[seat], minlength=5)[cls] / 16,
+        public.class_hidden,
+        is_trump,
+        public.strength,
+        public.points / 10,
+        free / DECKS,
+        public.played_kind[seat] / DECKS,
+        public.led_kind[seat] / DECKS,
+        public.above[seat] / 4,
+        public.below[seat] / 4,
+        public.richer[seat] / 4,
+        public.cheaper[seat] / 4,
+        public.shown[seat, public.suits] / DECKS,
+        np.full(KINDS, seat in public.standing) * is_trump,
+        np.full(KINDS, public.tricks / HAND_SIZE),
+        np.full(KINDS, len(sit.know.voids[seat]) / 5),
+        public.class_played,
+    )
+    result: Floats = np.stack(columns, axis=1).astype(np.float32)
+    return result
 
 
 class BeliefModel:

@@ -33,6 +33,11 @@ class SearchConfig:
     """When a play-out stops before the end, how steeply the attackers' share of the points still in
     the hands follows their share of the strength (1: the strength share itself, the search as
     measured on seed 579030; 2.4 fitted on heuristic hands by ``benchmarks/cutoff_share.py``)."""
+    cut_model: bool = False
+    """Whether a play-out stopped before the end shares the points left by the fitted ``cut_weights``
+    (:func:`~tuolaji.bots.montecarlo.value.learned_share`) instead of ``share_slope``."""
+    cut_weights: tuple[float, float, float, float, float, float, float] = (2.4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    """The weights of :data:`~tuolaji.bots.montecarlo.value.CUT_FEATURES` when ``cut_model``."""
     spread: float = 0.15
     """When a play-out stops before the end, the error of its estimated final score, as a share of
     the points still in the hands."""
