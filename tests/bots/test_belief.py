@@ -1,7 +1,7 @@
 """The learned belief (:mod:`tuolaji.bots.montecarlo.belief`): the shipped model loads, its
 probabilities are well formed and follow the knowledge that is certain, deals drawn with its weights
-keep to the voids, caps, known cards and sizes (and lean where the weights say), the chain with them
-too, and the search with it is deterministic; the learned cut value with only the strength weight is
+keep to the voids, caps, known cards and sizes (and lean where the weights say), the deal chain
+started from one too, and the search with it is deterministic; the learned cut value with only the strength weight is
 the sloped share."""
 
 from __future__ import annotations
@@ -104,14 +104,14 @@ def test_weighted_deals_lean_where_the_weights_say() -> None:
     assert counts["weighted"] > 1.5 * counts["uniform"]
 
 
-def test_the_chain_with_weights_keeps_to_the_view_and_never_fails_more_moves() -> None:
+def test_the_chain_from_a_weighted_deal_keeps_to_the_view_and_never_fails_more_moves() -> None:
     rng = random.Random(2)
     for view, real in late_positions("nanning", seed=4, every=6):
         sit = Situation.from_view(view)
         plays = trick_plays(view.tricks, view.trick)
         weights = belief_weights(sit, plays, view.bids, view.hand_sizes, 2.0, MODEL)
         start = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng, weights)
-        chain = DealChain(PastMoves(sit, plays, 12), start, rng, 0.5, weights)
+        chain = DealChain(PastMoves(sit, plays, 12), start, rng, 0.5)
         for _ in range(30):
             was = chain.disagreements
             chain.step()

@@ -82,10 +82,10 @@ class SearchConfig:
     check_cost: float = 0.15
     """What checking one past follow costs, in play-out moves (``benchmarks/playout_cost.py``)."""
     belief: float = 0.0
-    """How strongly the deals follow the learned belief (:mod:`tuolaji.bots.montecarlo.belief`): each
-    seat's cards are drawn in proportion to the model's probabilities raised to this power, and the
-    deal chain's swaps are kept in proportion to them (0: uniform consistent deals, the search as
-    measured on seed 741076)."""
+    """How strongly the sampled deals follow the learned belief (:mod:`tuolaji.bots.montecarlo.belief`):
+    each seat's cards are drawn in proportion to the model's probabilities raised to this power (the
+    deal chain starts from such a deal; its swaps stay as they are). 0: uniform consistent deals,
+    the search as measured on seed 741076."""
 
     def __post_init__(self) -> None:
         if self.budget_ms <= 0 or self.horizon_tricks < 1 or self.candidates < 1:

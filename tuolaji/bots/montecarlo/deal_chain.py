@@ -130,22 +130,12 @@ class PastMoves:
 class DealChain:
     """Deals of the hidden cards, moved one swap at a time towards deals the past moves agree with."""
 
-    def __init__(
-        self,
-        past: PastMoves,
-        hands: list[list[int]],
-        rng: random.Random,
-        aimed: float,
-        weights: Sequence[Sequence[float]] | None = None,
-    ) -> None:
+    def __init__(self, past: PastMoves, hands: list[list[int]], rng: random.Random, aimed: float) -> None:
         """Start from the sampled deal ``hands`` (all four seats; the viewer's own hand is kept).
         ``aimed``: how often a swap gives up a card a failing move suggests the seat lacks
-        (:meth:`suspect`). ``weights`` (per seat and kind, positive; the learned belief's): a swap
-        that makes the deal less likely under them, by a factor ``r < 1``, is kept only with
-        probability ``r`` (a Metropolis step), so the chain's deals lean towards the likely ones."""
+        (:meth:`suspect`)."""
         self.past = past
         self.aimed = aimed
-        self.weights = weights
         self.hands = [list(hand) for hand in hands]
         self.rng = rng
         sit = past.sit
@@ -193,11 +183,6 @@ class DealChain:
         take = self._pick(second)
         if give == take or not (self._may_swap(first, give, take) and self._may_swap(second, take, give)):
             return
-        if self.weights is not None:
-            held, other = self.weights[first], self.weights[second]
-            ratio = held[take] * other[give] / (held[give] * other[take])
-            if ratio < 1.0 and rng.random() >= ratio:
-                return
         classes = {self.past.sit.table.cls[give], self.past.sit.table.cls[take]}
         self._move(first, give, take)
         self._move(second, take, give)

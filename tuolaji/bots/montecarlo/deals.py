@@ -21,8 +21,8 @@ Deals = Iterator[tuple[list[list[int]], float]]
 def search_deals(view: SeatView, sit: Situation, rng: random.Random, per_playout: float, config: SearchConfig) -> Deals:
     """The deals to play out, each with what it cost beyond sampling, in play-outs of
     ``per_playout`` moves: sampled and mended ones, or late in the hand those of a deal chain; with
-    ``config.belief``, drawn and chained in proportion to the learned belief (numpy is imported then
-    only)."""
+    ``config.belief``, the sampled deals (the chain's first one too) are drawn in proportion to the
+    learned belief (numpy is imported then only)."""
     plays = trick_plays(view.tricks, view.trick)
     weights = None
     if config.belief:
@@ -39,7 +39,7 @@ def search_deals(view: SeatView, sit: Situation, rng: random.Random, per_playout
             follows.checks = 0
     past = PastMoves(sit, plays, config.replay_depth, config.replay_partner, config.partner_moves)
     first = sample_hands(sit.table, sit.know, sit.seat, sit.counts, view.hand_sizes, rng, weights)
-    chain = DealChain(past, first, rng, config.aimed, weights)
+    chain = DealChain(past, first, rng, config.aimed)
     chain.run(config.burn_in)
     while True:
         yield chain.deal(), config.replay_cost * past.replayed / per_playout
