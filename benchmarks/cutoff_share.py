@@ -20,13 +20,14 @@ import argparse
 import math
 from dataclasses import dataclass
 
+import numpy as np
 from selfplay import self_play
 
 from tuolaji.bots.knowledge.cardinfo import CardTable
 from tuolaji.bots.knowledge.shapes import counts_of
 from tuolaji.bots.knowledge.situation import Situation
 from tuolaji.bots.montecarlo.config import END, SearchConfig
-from tuolaji.bots.montecarlo.value import points_left_share
+from tuolaji.bots.montecarlo.value import CUT_FEATURES, cut_features, learned_share, points_left_share
 from tuolaji.bots.playouts.rollout import Playout
 from tuolaji.game.round import Round
 from tuolaji.game.view import SeatView
@@ -40,6 +41,8 @@ class Cut:
     hands: list[list[int]]
     """The four hands at the cut."""
     attackers: int
+    leader: int
+    """Who leads the first trick after the cut."""
     gain: int
     """The attackers' points from the cut to the end of the hand."""
 
@@ -66,9 +69,9 @@ def cuts(seed: int, deals: int, config: SearchConfig) -> list[Cut]:
         if playout.finished:
             return
         hands = [list(hand) for hand in playout.hands]
-        before = playout.gained
+        before, leader = playout.gained, playout.leader
         playout.run(None, END)
-        found.append(Cut(playout.table, hands, 1 - sit.dealer % 2, playout.gained - before))
+        found.append(Cut(playout.table, hands, 1 - sit.dealer % 2, leader, playout.gained - before))
 
     self_play(seed, deals, visit)
     return found
@@ -85,12 +88,29 @@ def fitted_slope(found: list[Cut]) -> float:
     return num / den
 
 
-def error(found: list[Cut], slope: float) -> tuple[float, float]:
-    """Root-mean-square error in points of the estimate with ``slope``, and as a share of the points left."""
+def fitted_weights(found: list[Cut]) -> tuple[float, ...]:
+    """The least-squares weights ``w`` of ``gain − left / 2 ≈ left × w · cut_features``
+    (:func:`~tuolaji.bots.montecarlo.value.learned_share`), in points."""
+    lefts = [cut.share(1.0)[1] for cut in found]
+    rows = [
+        [left * f for f in cut_features(cut.table, cut.hands, cut.attackers, cut.leader)]
+        for cut, left in zip(found, lefts, strict=True)
+    ]
+    targets = [cut.gain - left / 2 for cut, left in zip(found, lefts, strict=True)]
+    weights, *_ = np.linalg.lstsq(np.array(rows), np.array(targets), rcond=None)
+    return tuple(round(float(w), 3) for w in weights)
+
+
+def error(found: list[Cut], slope: float, weights: tuple[float, ...] = ()) -> tuple[float, float]:
+    """Root-mean-square error in points of the estimate with ``slope`` (or the learned ``weights``),
+    and as a share of the points left."""
     squares = shares = 0.0
     counted = 0
     for cut in found:
-        expected, left = cut.share(slope)
+        if weights:
+            expected, left = learned_share(cut.table, cut.hands, cut.attackers, cut.leader, weights)
+        else:
+            expected, left = cut.share(slope)
         squares += (expected - cut.gain) ** 2
         if left:
             shares += ((expected - cut.gain) / left) ** 2
@@ -103,6 +123,7 @@ def main() -> None:
     parser.add_argument("--fit", type=int, nargs="+", default=[21], help="arena seeds the slope is fitted on")
     parser.add_argument("--test", type=int, nargs="+", default=[22], help="arena seeds it is judged on")
     parser.add_argument("--deals", type=int, default=40, help="hands a seed (default 40)")
+    parser.add_argument("--learn", action="store_true", help="also fit and judge the learned cut value")
     args = parser.parse_args()
     config = SearchConfig()
     fit = [cut for seed in args.fit for cut in cuts(seed, args.deals, config)]
@@ -114,6 +135,11 @@ def main() -> None:
     for label, value in (("slope 1 (the strength share)", 1.0), (f"slope {slope:.3f} (fitted)", slope)):
         points, share = error(test, value)
         print(f"{label}: error on the test seeds {points:.1f} points, {share:.3f} of the points left")
+    if args.learn:
+        weights = fitted_weights(fit)
+        points, share = error(test, 0.0, weights)
+        print(f"learned cut_weights={','.join(map(str, weights))} ({', '.join(CUT_FEATURES)})")
+        print(f"learned: error on the test seeds {points:.1f} points, {share:.3f} of the points left")
     both = fit + test
     for low, high in ((0, 60), (60, 120), (120, 216)):
         band = [cut for cut in both if low <= cut.cards < high]

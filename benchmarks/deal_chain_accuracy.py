@@ -5,8 +5,9 @@ Hands the heuristic plays against itself (heuristic bidding); at every third mov
 same deal after ``--steps`` swaps of a :class:`~tuolaji.bots.montecarlo.deal_chain.DealChain` (the search's
 burn-in): the share of the hidden cards each puts in the right hand, by cards in hand, and how often
 the chain reached a deal that replays every past move. Also the CPU time per swap and the moves
-replayed per swap.
-Run: ``.venv/bin/python benchmarks/deal_chain_accuracy.py [--deals N] [--steps S] [--depth D]``.
+replayed per swap. With ``--belief P`` the deal is sampled with the learned belief's weights raised
+to the power P, as the search samples the chain's first deal (``SearchConfig.belief``).
+Run: ``.venv/bin/python benchmarks/deal_chain_accuracy.py [--deals N] [--steps S] [--depth D] [--belief P]``.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from tuolaji.bots.knowledge.sampling import sample_hands
 from tuolaji.bots.knowledge.shapes import counts_of
 from tuolaji.bots.knowledge.situation import Situation
 from tuolaji.bots.knowledge.tracking import trick_plays
+from tuolaji.bots.montecarlo.belief import belief_weights
 from tuolaji.bots.montecarlo.config import SearchConfig
 from tuolaji.bots.montecarlo.deal_chain import DealChain, PastMoves
 from tuolaji.game.round import Round
@@ -75,6 +77,7 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=DEFAULTS.replay_depth, help="moves replayed per seat")
     parser.add_argument("--aimed", type=float, default=DEFAULTS.aimed, help="share of aimed swaps")
     parser.add_argument("--most-cards", type=int, default=24, help="from this many cards in hand down (default 24)")
+    parser.add_argument("--belief", type=float, default=0.0, help="power of the learned belief's weights (default 0)")
     args = parser.parse_args()
     buckets: dict[int, Bucket] = {}
     seconds = 0.0
@@ -89,9 +92,13 @@ def main() -> None:
             sit = Situation.from_view(view)
             real = [counts_of(round_.view(s).hand) for s in range(4)]
             rng = random.Random(moves)
-            sampled = sample_hands(sit.table, sit.know, seat, sit.counts, view.hand_sizes, rng)
+            plays = trick_plays(view.tricks, view.trick)
+            weights = None
+            if args.belief:
+                weights = belief_weights(sit, plays, view.bids, view.hand_sizes, args.belief)
+            sampled = sample_hands(sit.table, sit.know, seat, sit.counts, view.hand_sizes, rng, weights)
             start = time.process_time()
-            past = PastMoves(sit, trick_plays(view.tricks, view.trick), args.depth)
+            past = PastMoves(sit, plays, args.depth)
             chain = DealChain(past, sampled, rng, args.aimed)
             chain.run(args.steps)
             seconds += time.process_time() - start

@@ -31,12 +31,17 @@ def bid_deal(seed: int, index: int, preset: str = "nanning") -> Round | None:
 
 
 def self_play(
-    seed: int, deals: int, visit: Visitor, preset: str = "nanning", bots: Mapping[int, Bot] | None = None
+    seed: int,
+    deals: int,
+    visit: Visitor,
+    preset: str = "nanning",
+    bots: Mapping[int, Bot] | None = None,
+    first: int = 0,
 ) -> None:
-    """Play arena deals ``0 … deals - 1`` of ``seed`` with the heuristic, or at the seats of ``bots``
-    with those bots, calling ``visit`` before each move."""
+    """Play arena deals ``first … first + deals - 1`` of ``seed`` with the heuristic, or at the seats
+    of ``bots`` with those bots, calling ``visit`` before each move."""
     others = bots or {}
-    for index in range(deals):
+    for index in range(first, first + deals):
         round_ = bid_deal(seed, index, preset)
         if round_ is None:
             continue

@@ -7,10 +7,16 @@ allow (it has shown it holds no pair there, :func:`tuolaji.bots.knowledge.tracki
 are dealt one at a time, the one with the least slack first: it takes the cards the seats after it
 may not hold, then a uniformly random choice of the cards it may hold. A dead end restarts the deal
 (a few tries); as a last resort the voids and caps are dropped, so a deal always exists.
+
+Given ``weights`` (per seat and kind, positive), a seat's free choice is drawn in proportion to
+them instead of uniformly (weighted sampling without replacement, Efraimidis and Spirakis 2006: each
+card's key is ``log(u) / weight`` for a uniform ``u``, the largest keys first); what a seat must and
+may hold is decided exactly as without them, so the voids, caps and known cards hold either way.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
@@ -23,11 +29,18 @@ TRIES = 12
 
 
 def sample_hands(
-    table: CardTable, know: Knowledge, seat: int, own: Sequence[int], sizes: Sequence[int], rng: random.Random
+    table: CardTable,
+    know: Knowledge,
+    seat: int,
+    own: Sequence[int],
+    sizes: Sequence[int],
+    rng: random.Random,
+    weights: Sequence[Sequence[float]] | None = None,
 ) -> list[list[int]]:
-    """Count vectors for all four seats: ``own`` for ``seat``, a consistent guess for the others."""
+    """Count vectors for all four seats: ``own`` for ``seat``, a consistent guess for the others
+    (drawn in proportion to ``weights[seat][kind]`` if given, see the module docstring)."""
     for trust in (*(True for _ in range(TRIES)), False):
-        hands = _attempt(table, know, seat, own, sizes, rng, trust)
+        hands = _attempt(table, know, seat, own, sizes, rng, trust, weights)
         if hands is not None:
             return hands
     raise ValueError("sample_hands: the hidden cards do not fit the other hands' sizes")
@@ -41,6 +54,7 @@ def _attempt(
     sizes: Sequence[int],
     rng: random.Random,
     trust: bool,
+    weights: Sequence[Sequence[float]] | None,
 ) -> list[list[int]] | None:
     pool = list(know.unseen)
     hands = [[0] * len(pool) for _ in range(4)]
@@ -79,8 +93,7 @@ def _attempt(
                 hands[s][kind] += forced
                 pool[kind] -= forced
                 free[s] -= forced
-        cards = [kind for kind in range(len(pool)) for _ in range(room(s, kind))]
-        rng.shuffle(cards)
+        cards = _order([kind for kind in range(len(pool)) for _ in range(room(s, kind))], weights, s, rng)
         for kind in cards:
             if not free[s]:
                 break
@@ -91,3 +104,14 @@ def _attempt(
         if free[s]:
             return None
     return hands
+
+
+def _order(cards: list[int], weights: Sequence[Sequence[float]] | None, seat: int, rng: random.Random) -> list[int]:
+    """``cards`` shuffled, or with ``weights`` in a random order where each card comes early in
+    proportion to its kind's weight for ``seat``."""
+    if weights is None:
+        rng.shuffle(cards)
+        return cards
+    keys = [math.log(1.0 - rng.random()) / weights[seat][kind] for kind in cards]
+    order = sorted(range(len(cards)), key=keys.__getitem__, reverse=True)
+    return [cards[index] for index in order]

@@ -14,6 +14,11 @@ towards deals on which the other seats' last ``replay_depth`` moves each, replay
 heuristic, are the moves they made: for the opponents the heuristic's choice, for the partner any of
 the heuristic's ``partner_moves`` best (1 by default; a search partner plays one of its candidates;
 a model of how they play, not a rule).
+With ``belief`` above 0 the sampled deals (the chain's first one too) are drawn in proportion to a
+learned belief of where each hidden kind is (:mod:`~tuolaji.bots.montecarlo.belief`, its
+probabilities raised to that power), within the same voids, caps and known cards; 0 by default (it
+measured no stronger, docs/BOTS-RESEARCH.md). A play-out cut short may likewise share the points
+left by a learned linear value (``cut_model``, off).
 
 From each deal and candidate the hand is played on by the heuristic for all four seats
 (:mod:`tuolaji.bots.playouts.rollout`) for up to ``horizon_tricks`` tricks, or to the end of the

@@ -33,6 +33,21 @@ class SearchConfig:
     """When a play-out stops before the end, how steeply the attackers' share of the points still in
     the hands follows their share of the strength (1: the strength share itself, the search as
     measured on seed 579030; 2.4 fitted on heuristic hands by ``benchmarks/cutoff_share.py``)."""
+    cut_model: bool = False
+    """Whether a play-out stopped before the end shares the points left by the fitted ``cut_weights``
+    (:func:`~tuolaji.bots.montecarlo.value.learned_share`) instead of ``share_slope``."""
+    cut_weights: tuple[float, float, float, float, float, float, float] = (
+        2.284,
+        -0.454,
+        -0.155,
+        0.228,
+        0.049,
+        0.021,
+        0.335,
+    )
+    """The weights of :data:`~tuolaji.bots.montecarlo.value.CUT_FEATURES` when ``cut_model``: fitted
+    by ``benchmarks/cutoff_share.py --fit 21 22 --test 23 --deals 100 --learn`` (30.1 points of error
+    on seed 23 against 30.7 for the slope fitted on the same cuts: not better enough to try, so off)."""
     spread: float = 0.15
     """When a play-out stops before the end, the error of its estimated final score, as a share of
     the points still in the hands."""
@@ -76,6 +91,11 @@ class SearchConfig:
     0: none)."""
     check_cost: float = 0.15
     """What checking one past follow costs, in play-out moves (``benchmarks/playout_cost.py``)."""
+    belief: float = 0.0
+    """How strongly the sampled deals follow the learned belief (:mod:`tuolaji.bots.montecarlo.belief`):
+    each seat's cards are drawn in proportion to the model's probabilities raised to this power (the
+    deal chain starts from such a deal; its swaps stay as they are). 0: uniform consistent deals,
+    the search as measured on seed 741076."""
 
     def __post_init__(self) -> None:
         if self.budget_ms <= 0 or self.horizon_tricks < 1 or self.candidates < 1:
