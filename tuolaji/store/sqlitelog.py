@@ -11,7 +11,6 @@ that settle a hand or check a fencing token go the SQLAlchemy way.
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -21,6 +20,7 @@ from typing import Any
 
 from tuolaji.room.entries import Entry, entry_to_json
 from tuolaji.store.db import SQLITE_PRAGMAS
+from tuolaji.wire.outbound import dumps
 
 _INSERT = "INSERT INTO table_log (table_id, seq, entry) VALUES (?, ?, ?)"
 _DROP_BEFORE = "DELETE FROM table_log WHERE table_id = ? AND seq < ?"
@@ -70,7 +70,7 @@ class SqliteRows:
                 after += [(_DROP_ALL, (write.table_id,)), (_CLOSE, (write.table_id,))]
                 continue
             rows += [
-                (write.table_id, write.first_seq + offset, json.dumps(entry_to_json(entry), ensure_ascii=False))
+                (write.table_id, write.first_seq + offset, dumps(entry_to_json(entry)))
                 for offset, entry in enumerate(write.entries)
             ]
             if snapshot is not None:
