@@ -24,6 +24,8 @@ from pathlib import Path
 
 NATIVE_SOURCES = (
     "tuolaji/cards.py",
+    "tuolaji/game/driver.py",
+    "tuolaji/game/round.py",
     "tuolaji/rules/__init__.py",
     "tuolaji/rules/follow.py",
     "tuolaji/rules/follow_choice.py",

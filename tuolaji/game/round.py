@@ -174,6 +174,10 @@ class Round:
         self.autoplay = list(setup.autoplay)
         self.timeouts = list(setup.timeouts)
         self._awaiting_auto_move = [False] * 4
+        self._shown: list[tuple[Card, ...] | None] = [None, None, None, None]
+        """Each seat's cards in display order, None once they change (views keep them between moves)."""
+        self._shown_order: tuple[int, int] = (-1, -1)
+        """The (level, trump suit) ``_shown`` is sorted by; (-1, -1) before any bid."""
         self.result: RoundResult | None = None
         self.actions: list[Action] = []
 
@@ -295,6 +299,7 @@ class Round:
         for seat, cards in enumerate(given):
             if cards:
                 self.hands[seat].extend(cards)
+                self._shown[seat] = None
                 events.append(Event("deal", {"cards": tuple(cards)}, to=seat))
         if self.dealt == len(self._deck):
             self.phase = Phase.BIDDING
@@ -405,6 +410,7 @@ class Round:
         hand = self.hands[seat]
         for card in cards:
             hand.remove(card)
+        self._shown[seat] = None
         self.plays[seat] = cards
         if self._awaiting_auto_move[seat]:
             self._awaiting_auto_move[seat] = False
@@ -446,6 +452,7 @@ class Round:
         cards = self.plays.pop(seat)
         self._wrong.pop(seat, None)
         self.hands[seat].extend(cards)
+        self._shown[seat] = None
         first = self.retraction_points[seat] == 0
         penalty = RETRACT_PENALTY_PER_CARD * len(cards)
         self.retraction_points[seat] += penalty
@@ -477,6 +484,7 @@ class Round:
             seats = sorted(self._wrong)
             for seat in seats:
                 self.hands[seat].extend(self.plays.pop(seat))
+                self._shown[seat] = None
             self._wrong.clear()
             self._second_chance = True
             self.phase = Phase.PLAYING
@@ -629,11 +637,11 @@ class Round:
             "preset": self.preset.name,
             "illegal_follow": self.options.illegal_follow,
         }
-        sorter = self.trump or (Trump(self.level, self.bid.suit) if self.bid else None)
         views: dict[int | None, SeatView] = {}
+        seat: int | None
         for seat in seats:
             if seat is None:
-                views[seat] = SeatView(
+                views[None] = SeatView(
                     seat=None,
                     hand=(),
                     reminded=False,
@@ -647,7 +655,7 @@ class Round:
             partner = partner_of(seat)
             views[seat] = SeatView(
                 seat=seat,
-                hand=tuple(sorted(self.hands[seat], key=sorter.sort_keys.__getitem__ if sorter else None)),
+                hand=self._shown_hand(seat),
                 reminded=seat in self._reminded,
                 can_remind=in_trick and partner in plays and partner != leader and partner not in self._reminded,
                 can_retract=in_trick and seat != leader and seat in plays,
@@ -656,6 +664,22 @@ class Round:
                 **shared,
             )
         return views
+
+    def _shown_hand(self, seat: int) -> tuple[Card, ...]:
+        """``seat``'s cards in display order (trumps first once a suit is bid), sorted again only
+        when they or the trump changed since the last view."""
+        bid = self.bid
+        order = (self.level, self.trump.suit if self.trump else bid.suit if bid else -1)
+        if order != self._shown_order:
+            self._shown_order = order
+            self._shown = [None, None, None, None]
+        shown = self._shown[seat]
+        if shown is None:
+            sorter = self.trump or (Trump(self.level, bid.suit) if bid else None)
+            cards = self.hands[seat]
+            shown = tuple(sorted(cards, key=sorter.sort_keys.__getitem__) if sorter else sorted(cards))
+            self._shown[seat] = shown
+        return shown
 
     def hint(self, seat: int) -> list[Card]:
         """A sensible legal move for ``seat`` when it is its turn: the hint button and the fallback auto-play."""
