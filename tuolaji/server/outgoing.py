@@ -100,6 +100,6 @@ class Outgoing:
         texts = []
         for _, seat in effect.recipients:
             seen = ",".join(text for to, text in encoded if to is None or to == seat)
-            view = ViewEncoder.seat_view(public, views[seat]) if views else "null"
+            view = self._views.seat_view(public, views[seat]) if views else "null"
             texts.append(f'{head},"events":[{seen}],"view":{view}}}')
         return texts
