@@ -14,13 +14,15 @@ frame in ``data_received``: they share the machine with the server, so they are 
     .venv/bin/python benchmarks/load.py --tables 200 --seconds 20
     .venv/bin/python benchmarks/load.py --sweep 25,50,100,150,200,300 --seconds 15
     .venv/bin/python benchmarks/load.py --tables 200 --think-ms 500     # a human-like pace
+    .venv/bin/python benchmarks/load.py --tables 2000 --think-ms 2000 --think-spread 0.5 --client-procs 2
     .venv/bin/python benchmarks/load.py --tables 200 --code old=/tmp/old,new=.   # two source trees, one run
     .venv/bin/python benchmarks/load.py --tables 200 --postgres postgresql+asyncpg://postgres@127.0.0.1/postgres
     .venv/bin/python benchmarks/load.py --sweep 200,400 --nodes 1,2 --postgres postgresql+asyncpg://…  # Redis too
 
-``--code`` compares server source trees (e.g. a ``git worktree`` of an older commit) in one run, each
-table count played on each tree in turn. ``--postgres`` names a server where every run creates a
-database of its own (dropped afterwards) instead of an SQLite file.
+``--think-spread F`` draws each think time at random between (1 − F) and (1 + F) times ``--think-ms``,
+so the tables do not move in step. ``--code`` compares server source trees (e.g. a ``git worktree``
+of an older commit) in one run, each table count played on each tree in turn. ``--postgres`` names
+a server where every run creates a database of its own (dropped afterwards) instead of an SQLite file.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import asyncio
 import json
 import multiprocessing
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -50,7 +53,8 @@ from websockets.typing import BytesLike
 from websockets.uri import parse_uri
 
 TABLE_OPTIONS = {"deal_interval_ms": 0, "bid_window_seconds": 1.0, "review_seconds": 0, "turn_seconds": 60}
-MAX_TABLES = 1000
+MAX_TABLES = 5000
+"""At four connections a table, 5,000 tables pass the 20,000 open files a process may have here."""
 MAX_SECONDS = 300
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -169,10 +173,11 @@ class Seat:
     plain substring tests on the compact JSON skip the others (the server's encoding is fixed).
     """
 
-    def __init__(self, sock: Socket, seat: int, think: float) -> None:
+    def __init__(self, sock: Socket, seat: int, think: float, spread: float = 0.0) -> None:
         self.sock = sock
         self.seat = seat
         self.think = think
+        self.spread = spread
         self.own_play = f'"type":"play","seat":{seat},'.encode()
         self.my_turn = f'"to_move":{seat},'.encode()
         self.sent_at: float | None = None
@@ -218,7 +223,8 @@ class Seat:
             self.acted = key
             body = {"v": 2, "type": "play", "cards": view["hint"]}
             if self.think:
-                asyncio.get_running_loop().call_later(self.think, self._play, body)
+                delay = self.think * random.uniform(1 - self.spread, 1 + self.spread)
+                asyncio.get_running_loop().call_later(delay, self._play, body)
             else:
                 self._play(body)
 
@@ -252,9 +258,17 @@ async def open_table(bases: list[str], first: int, http: httpx.AsyncClient) -> l
 
 
 async def client_main(
-    bases: list[str], tables: int, offset: int, think: float, ready: EventType, go: EventType, halt: EventType
+    bases: list[str],
+    tables: int,
+    offset: int,
+    think: tuple[float, float],
+    ready: EventType,
+    go: EventType,
+    halt: EventType,
 ) -> dict[str, Any]:
-    """One client process: seat ``tables`` tables (the ``offset``-th on), wait for ``go``, play until ``halt``."""
+    """One client process: seat ``tables`` tables (the ``offset``-th on), wait for ``go``, play until
+    ``halt``; ``think`` is the think time and its spread."""
+    random.seed(offset)
     limits = httpx.Limits(max_connections=8)
     async with httpx.AsyncClient(limits=limits, timeout=60) as http:
         sockets = [
@@ -262,7 +276,7 @@ async def client_main(
         ]
     ready.set()
     await asyncio.to_thread(go.wait)
-    seats = [Seat(sock, index % 4, think) for index, sock in enumerate(sockets)]
+    seats = [Seat(sock, index % 4, *think) for index, sock in enumerate(sockets)]
     for seat in seats:
         seat.measuring = True
     for sock in sockets:
@@ -282,7 +296,14 @@ async def client_main(
 
 
 def client_process(
-    bases: list[str], tables: int, offset: int, think: float, ready: EventType, go: EventType, halt: EventType, out: Any
+    bases: list[str],
+    tables: int,
+    offset: int,
+    think: tuple[float, float],
+    ready: EventType,
+    go: EventType,
+    halt: EventType,
+    out: Any,
 ) -> None:
     """Entry point of a client process: run :func:`client_main` and put its results on ``out``."""
     out.put(uvloop.run(client_main(bases, tables, offset, think, ready, go, halt)))
@@ -327,6 +348,7 @@ def run_once(
     code: Path = REPO,
     postgres: str | None = None,
     nodes: int = 1,
+    spread: float = 0.0,
 ) -> dict[str, Any]:
     """One measured run with fresh servers (from the source tree ``code``; ``nodes`` of them on one
     Redis when more than one) and a fresh database."""
@@ -348,7 +370,7 @@ def run_once(
                     continue
                 ready = context.Event()
                 worker = context.Process(
-                    target=client_process, args=(bases, share, offset, think, ready, go, halt, out)
+                    target=client_process, args=(bases, share, offset, (think, spread), ready, go, halt, out)
                 )
                 offset += share
                 worker.start()
@@ -425,6 +447,12 @@ def main() -> int:
         default=f"this={REPO}",
         help="NAME=PATH[,NAME=PATH…]: server source trees to compare, each run in turn (default: this tree)",
     )
+    parser.add_argument(
+        "--think-spread",
+        type=float,
+        default=0.0,
+        help="each think time drawn at random within ±this share of --think-ms (e.g. 0.5: 1–3 s for 2000)",
+    )
     parser.add_argument("--postgres", help="postgresql+asyncpg:// URL of a server to create each run's database on")
     parser.add_argument(
         "--nodes",
@@ -454,7 +482,7 @@ def main() -> int:
         for nodes in node_counts:
             for name, tree in trees:
                 procs, think = max(1, args.client_procs), args.think_ms / 1000
-                row = run_once(count, args.seconds, procs, think, tree, args.postgres, nodes)
+                row = run_once(count, args.seconds, procs, think, tree, args.postgres, nodes, args.think_spread)
                 row["code"] = name
                 print_row(row, args.json)
     return 0
