@@ -637,31 +637,31 @@ class Round:
             "preset": self.preset.name,
             "illegal_follow": self.options.illegal_follow,
         }
+        spectator = SeatView(
+            seat=None,
+            hand=(),
+            reminded=False,
+            can_remind=False,
+            can_retract=False,
+            bid_options=(),
+            hint=(),
+            **shared,
+        )
         views: dict[int | None, SeatView] = {}
         seat: int | None
         for seat in seats:
             if seat is None:
-                views[None] = SeatView(
-                    seat=None,
-                    hand=(),
-                    reminded=False,
-                    can_remind=False,
-                    can_retract=False,
-                    bid_options=(),
-                    hint=(),
-                    **shared,
-                )
+                views[None] = spectator
                 continue
             partner = partner_of(seat)
-            views[seat] = SeatView(
-                seat=seat,
+            views[seat] = spectator.for_seat(
+                seat,
                 hand=self._shown_hand(seat),
                 reminded=seat in self._reminded,
                 can_remind=in_trick and partner in plays and partner != leader and partner not in self._reminded,
                 can_retract=in_trick and seat != leader and seat in plays,
                 bid_options=tuple(self.bid_options(seat)),
                 hint=tuple(self.hint(seat)) if seat == to_move else (),
-                **shared,
             )
         return views
 
