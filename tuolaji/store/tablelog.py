@@ -4,7 +4,9 @@ A table's host appends each step's entries through :meth:`TableLog.append` and w
 before anything of that step reaches a client. Appends of many tables that arrive while a commit is
 running are written together in the next transaction (group commit), so the database sees one
 commit per batch, not one per move. A step that finishes a hand writes the hand's record and moves
-the balances in the same transaction, so a hand is settled exactly once whenever the process dies.
+the balances in the same transaction, so a hand is settled exactly once whenever the process dies;
+the steps of a batch that settle hands are committed after the others, in a transaction of their
+own, so the others do not wait for the settlements (a table's steps are never in one batch together).
 
 Each write names the table's fencing token; a write whose token is no longer the table's is refused
 with :class:`Fenced` (a node that lost the table: many nodes, issue 14), and the other writes of the batch go on.
@@ -204,21 +206,27 @@ class TableLog:
             # step costs more CPU than the wait costs latency (docs/BENCHMARKS.md, Server).
             await asyncio.sleep(self.linger)
             batch, self._pending = self._pending, []
-            try:
-                results = await self._write(batch)
-            except Exception as error:
-                log.exception("table log: a batch of %d writes failed", len(batch))
-                for _, future in batch:
-                    if not future.done():
-                        future.set_exception(error)
+            for part in ([p for p in batch if p[0].hand is None], [p for p in batch if p[0].hand is not None]):
+                if part:
+                    await self._write_part(part)
+
+    async def _write_part(self, batch: list[_Pending]) -> None:
+        """Write ``batch`` in one transaction and answer each step's ``append``."""
+        try:
+            results = await self._write(batch)
+        except Exception as error:
+            log.exception("table log: a batch of %d writes failed", len(batch))
+            for _, future in batch:
+                if not future.done():
+                    future.set_exception(error)
+            return
+        for (_, future), result in zip(batch, results, strict=True):
+            if future.done():
                 continue
-            for (_, future), result in zip(batch, results, strict=True):
-                if future.done():
-                    continue
-                if isinstance(result, Fenced):
-                    future.set_exception(result)
-                else:
-                    future.set_result(result)
+            if isinstance(result, Fenced):
+                future.set_exception(result)
+            else:
+                future.set_result(result)
 
     async def _write(self, batch: list[_Pending]) -> list[Settled | Fenced | None]:
         slow = asyncio.get_running_loop().call_later(
