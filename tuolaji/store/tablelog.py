@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, insert, select, update
+from sqlalchemy import Table, Text, bindparam, delete, insert, select, update
+from sqlalchemy import cast as sql_cast
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.sql import Executable
 
@@ -30,6 +31,7 @@ from tuolaji.store.db import Database
 from tuolaji.store.models import LiveTable, TableLogEntry
 from tuolaji.store.records import HandWrite, Settled, settle_hand, stored_hand
 from tuolaji.store.sqlitelog import RowsWrite, SqliteRows, tidy_plan
+from tuolaji.wire.json_limits import read_json
 
 log = logging.getLogger(__name__)
 
@@ -319,10 +321,11 @@ async def _write_batch(session: AsyncSession, writes: list[LogWrite]) -> list[Se
 
 async def _load_many(session: AsyncSession, table_ids: Sequence[str] | None) -> list[OpenTable]:
     """The open tables among ``table_ids`` (None: every open table) with their logs: one query for
-    the tables and one for all their logs' rows."""
+    the tables and one for all their logs' rows (read as text and decoded here, without the ORM's
+    row handling: a restore of thousands of tables reads ~20 rows a table, docs/BENCHMARKS.md)."""
     tables = select(LiveTable).where(LiveTable.open)
     rows = (
-        select(TableLogEntry.table_id, TableLogEntry.seq, TableLogEntry.entry)
+        select(TableLogEntry.table_id, TableLogEntry.seq, sql_cast(TableLogEntry.entry, Text))
         .join(LiveTable, LiveTable.id == TableLogEntry.table_id)
         .where(LiveTable.open)
         .order_by(TableLogEntry.table_id, TableLogEntry.seq)
@@ -332,9 +335,9 @@ async def _load_many(session: AsyncSession, table_ids: Sequence[str] | None) -> 
         rows = rows.where(TableLogEntry.table_id.in_(table_ids))
     found = list((await session.execute(tables)).scalars())
     entries: dict[str, list[tuple[int, Any]]] = {table.id: [] for table in found}
-    for table_id, seq, entry in await session.execute(rows):
+    for table_id, seq, entry in (await (await session.connection()).execute(rows)).all():
         if table_id in entries:  # not a table opened between the two reads
-            entries[table_id].append((seq, entry))
+            entries[table_id].append((seq, read_json(entry)))
     return [_opened(table, entries[table.id]) for table in found]
 
 

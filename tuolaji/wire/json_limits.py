@@ -11,9 +11,9 @@ client to word the error in its reader's language.
 
 Ordinary text is parsed by orjson (faster than the standard library, docs/BENCHMARKS.md), which
 refuses NaN, infinities, numbers beyond a float and lone surrogates itself; text orjson refuses, and
-text with a run of 19 or more digits (orjson would read an int beyond 64 bits as a float, and a
-number of more than :data:`MAX_NUMBER_CHARS` characters has such a run), is parsed the standard
-library's way below, which gives the value or the precise refusal.
+text with a run of 20 digits or a minus and 19 (orjson would read an int beyond 64 bits as a float,
+and a number of more than :data:`MAX_NUMBER_CHARS` characters has such a run), is parsed the
+standard library's way below, which gives the value or the precise refusal.
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ MAX_DEPTH: Final = 32
 _STRINGS: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _BRACKETS: Final = re.compile(r"[\[\]{}]")
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
-_LONG_DIGITS: Final = re.compile(r"[0-9]{19}")
+_LONG_DIGITS: Final = re.compile(r"-[0-9]{19}|[0-9]{20}")
+"""Where orjson may read an int beyond 64 bits (below -2**63 or above 2**64 - 1) as a float."""
 
 
 class JsonLimitError(ValueError):
@@ -101,6 +102,13 @@ def _check_strings(value: Any) -> None:
     elif isinstance(value, list):
         for item in value:
             _check_strings(item)
+
+
+def read_json(text: str) -> Any:
+    """The value of JSON text the server wrote itself (a stored log entry), without the limits of a
+    client's: by orjson, or by the standard library where a number may be an int beyond 64 bits
+    (orjson would read it as a float)."""
+    return json.loads(text) if _LONG_DIGITS.search(text) else orjson.loads(text)
 
 
 def load_json(data: str | bytes) -> Any:
