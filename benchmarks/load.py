@@ -20,7 +20,8 @@ frame in ``data_received``: they share the machine with the server, so they are 
     .venv/bin/python benchmarks/load.py --sweep 200,400 --nodes 1,2 --postgres postgresql+asyncpg://…  # Redis too
 
 ``--think-spread F`` draws each think time at random between (1 − F) and (1 + F) times ``--think-ms``,
-so the tables do not move in step. ``--code`` compares server source trees (e.g. a ``git worktree``
+so the tables do not move in step; with a think time the tables start spread over one and bid for
+:data:`PACED_BID_WINDOW` seconds. ``--code`` compares server source trees (e.g. a ``git worktree``
 of an older commit) in one run, each table count played on each tree in turn. ``--postgres`` names
 a server where every run creates a database of its own (dropped afterwards) instead of an SQLite file.
 """
@@ -53,6 +54,9 @@ from websockets.typing import BytesLike
 from websockets.uri import parse_uri
 
 TABLE_OPTIONS = {"deal_interval_ms": 0, "bid_window_seconds": 1.0, "review_seconds": 0, "turn_seconds": 60}
+PACED_BID_WINDOW = 5.0
+"""The bid window with a think time: thousands of tables dealt within a second must all get their
+bids in (a 1 s window then closes unbid, and a table redeals until R20 stops it)."""
 MAX_TABLES = 5000
 """At four connections a table, 5,000 tables pass the 20,000 open files a process may have here."""
 MAX_SECONDS = 300
@@ -243,13 +247,15 @@ async def open_seat(base: str, http: httpx.AsyncClient) -> Socket:
     return sock
 
 
-async def open_table(bases: list[str], first: int, http: httpx.AsyncClient) -> list[Socket]:
+async def open_table(
+    bases: list[str], first: int, http: httpx.AsyncClient, options: dict[str, Any] = TABLE_OPTIONS
+) -> list[Socket]:
     """Four connections seated at a new table (not started yet); seat ``s`` connects to node
     ``(first + s) % len(bases)``, so with several nodes the table is created on node ``first`` (which
     runs it) and its players sit through every node."""
     nodes = [bases[(first + seat) % len(bases)] for seat in range(4)]
     sockets = [await open_seat(base, http) for base in nodes]
-    sockets[0].send({"v": 2, "type": "create_table", "options": TABLE_OPTIONS, "seat": 0})
+    sockets[0].send({"v": 2, "type": "create_table", "options": options, "seat": 0})
     table_id = (await sockets[0].expect("table"))["table"]["id"]
     for seat, sock in enumerate(sockets[1:], start=1):
         sock.send({"v": 2, "type": "join", "table": table_id, "seat": seat})
@@ -270,17 +276,24 @@ async def client_main(
     ``halt``; ``think`` is the think time and its spread."""
     random.seed(offset)
     limits = httpx.Limits(max_connections=8)
+    options = {**TABLE_OPTIONS, "bid_window_seconds": PACED_BID_WINDOW} if think[0] else TABLE_OPTIONS
     async with httpx.AsyncClient(limits=limits, timeout=60) as http:
         sockets = [
-            sock for index in range(tables) for sock in await open_table(bases, (offset + index) % len(bases), http)
+            sock
+            for index in range(tables)
+            for sock in await open_table(bases, (offset + index) % len(bases), http, options)
         ]
     ready.set()
     await asyncio.to_thread(go.wait)
     seats = [Seat(sock, index % 4, *think) for index, sock in enumerate(sockets)]
     for seat in seats:
         seat.measuring = True
-    for sock in sockets:
-        sock.send({"v": 2, "type": "start"})
+    loop = asyncio.get_running_loop()
+    for first in range(0, len(sockets), 4):
+        # With a think time the tables start spread over one (people do not sit down in step).
+        delay = random.uniform(0, think[0])
+        for sock in sockets[first : first + 4]:
+            loop.call_later(delay, sock.send, {"v": 2, "type": "start"})
     await asyncio.to_thread(halt.wait)
     for seat in seats:
         seat.measuring = False
