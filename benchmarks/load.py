@@ -14,17 +14,21 @@ frame in ``data_received``: they share the machine with the server, so they are 
     .venv/bin/python benchmarks/load.py --tables 200 --seconds 20
     .venv/bin/python benchmarks/load.py --sweep 25,50,100,150,200,300 --seconds 15
     .venv/bin/python benchmarks/load.py --tables 200 --think-ms 500     # a human-like pace
+    .venv/bin/python benchmarks/load.py --tables 2000 --think-ms 2000 --think-spread 0.5 --client-procs 2
     .venv/bin/python benchmarks/load.py --tables 200 --code old=/tmp/old,new=.   # two source trees, one run
     .venv/bin/python benchmarks/load.py --tables 200 --postgres postgresql+asyncpg://postgres@127.0.0.1/postgres
     .venv/bin/python benchmarks/load.py --sweep 200,400 --nodes 1,2 --postgres postgresql+asyncpg://…  # Redis too
     .venv/bin/python benchmarks/load.py --tables 200 --rounds 3 \
         --variants "on=--log-level info;off=--no-metrics --log-format console --log-level info"  # metrics' cost
 
-``--code`` compares server source trees (e.g. a ``git worktree`` of an older commit) in one run, each
-table count played on each tree in turn; ``--variants`` compares server options the same way (each
-variant's options come after the benchmark's own, so they override them), and ``--rounds`` repeats
-the whole alternation, then prints each tree's and variant's means. ``--postgres`` names a server
-where every run creates a database of its own (dropped afterwards) instead of an SQLite file.
+``--think-spread F`` draws each think time at random between (1 − F) and (1 + F) times ``--think-ms``,
+so the tables do not move in step; with a think time the tables start spread over one and bid for
+:data:`PACED_BID_WINDOW` seconds. ``--code`` compares server source trees (e.g. a ``git worktree``
+of an older commit) in one run, each table count played on each tree in turn; ``--variants`` compares
+server options the same way (each variant's options come after the benchmark's own, so they override
+them), and ``--rounds`` repeats the whole alternation, then prints each tree's and variant's means.
+``--postgres`` names
+a server where every run creates a database of its own (dropped afterwards) instead of an SQLite file.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ import itertools
 import json
 import multiprocessing
 import os
+import random
 import shlex
 import statistics
 import subprocess
@@ -56,7 +61,11 @@ from websockets.typing import BytesLike
 from websockets.uri import parse_uri
 
 TABLE_OPTIONS = {"deal_interval_ms": 0, "bid_window_seconds": 1.0, "review_seconds": 0, "turn_seconds": 60}
-MAX_TABLES = 1000
+PACED_BID_WINDOW = 5.0
+"""The bid window with a think time: thousands of tables dealt within a second must all get their
+bids in (a 1 s window then closes unbid, and a table redeals until R20 stops it)."""
+MAX_TABLES = 5000
+"""At four connections a table, 5,000 tables pass the 20,000 open files a process may have here."""
 MAX_SECONDS = 300
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -175,10 +184,11 @@ class Seat:
     plain substring tests on the compact JSON skip the others (the server's encoding is fixed).
     """
 
-    def __init__(self, sock: Socket, seat: int, think: float) -> None:
+    def __init__(self, sock: Socket, seat: int, think: float, spread: float = 0.0) -> None:
         self.sock = sock
         self.seat = seat
         self.think = think
+        self.spread = spread
         self.own_play = f'"type":"play","seat":{seat},'.encode()
         self.my_turn = f'"to_move":{seat},'.encode()
         self.sent_at: float | None = None
@@ -224,7 +234,8 @@ class Seat:
             self.acted = key
             body = {"v": 2, "type": "play", "cards": view["hint"]}
             if self.think:
-                asyncio.get_running_loop().call_later(self.think, self._play, body)
+                delay = self.think * random.uniform(1 - self.spread, 1 + self.spread)
+                asyncio.get_running_loop().call_later(delay, self._play, body)
             else:
                 self._play(body)
 
@@ -243,13 +254,15 @@ async def open_seat(base: str, http: httpx.AsyncClient) -> Socket:
     return sock
 
 
-async def open_table(bases: list[str], first: int, http: httpx.AsyncClient) -> list[Socket]:
+async def open_table(
+    bases: list[str], first: int, http: httpx.AsyncClient, options: dict[str, Any] = TABLE_OPTIONS
+) -> list[Socket]:
     """Four connections seated at a new table (not started yet); seat ``s`` connects to node
     ``(first + s) % len(bases)``, so with several nodes the table is created on node ``first`` (which
     runs it) and its players sit through every node."""
     nodes = [bases[(first + seat) % len(bases)] for seat in range(4)]
     sockets = [await open_seat(base, http) for base in nodes]
-    sockets[0].send({"v": 2, "type": "create_table", "options": TABLE_OPTIONS, "seat": 0})
+    sockets[0].send({"v": 2, "type": "create_table", "options": options, "seat": 0})
     table_id = (await sockets[0].expect("table"))["table"]["id"]
     for seat, sock in enumerate(sockets[1:], start=1):
         sock.send({"v": 2, "type": "join", "table": table_id, "seat": seat})
@@ -258,21 +271,36 @@ async def open_table(bases: list[str], first: int, http: httpx.AsyncClient) -> l
 
 
 async def client_main(
-    bases: list[str], tables: int, offset: int, think: float, ready: EventType, go: EventType, halt: EventType
+    bases: list[str],
+    tables: int,
+    offset: int,
+    think: tuple[float, float],
+    ready: EventType,
+    go: EventType,
+    halt: EventType,
 ) -> dict[str, Any]:
-    """One client process: seat ``tables`` tables (the ``offset``-th on), wait for ``go``, play until ``halt``."""
+    """One client process: seat ``tables`` tables (the ``offset``-th on), wait for ``go``, play until
+    ``halt``; ``think`` is the think time and its spread."""
+    random.seed(offset)
     limits = httpx.Limits(max_connections=8)
+    options = {**TABLE_OPTIONS, "bid_window_seconds": PACED_BID_WINDOW} if think[0] else TABLE_OPTIONS
     async with httpx.AsyncClient(limits=limits, timeout=60) as http:
         sockets = [
-            sock for index in range(tables) for sock in await open_table(bases, (offset + index) % len(bases), http)
+            sock
+            for index in range(tables)
+            for sock in await open_table(bases, (offset + index) % len(bases), http, options)
         ]
     ready.set()
     await asyncio.to_thread(go.wait)
-    seats = [Seat(sock, index % 4, think) for index, sock in enumerate(sockets)]
+    seats = [Seat(sock, index % 4, *think) for index, sock in enumerate(sockets)]
     for seat in seats:
         seat.measuring = True
-    for sock in sockets:
-        sock.send({"v": 2, "type": "start"})
+    loop = asyncio.get_running_loop()
+    for first in range(0, len(sockets), 4):
+        # With a think time the tables start spread over one (people do not sit down in step).
+        delay = random.uniform(0, think[0])
+        for sock in sockets[first : first + 4]:
+            loop.call_later(delay, sock.send, {"v": 2, "type": "start"})
     await asyncio.to_thread(halt.wait)
     for seat in seats:
         seat.measuring = False
@@ -288,7 +316,14 @@ async def client_main(
 
 
 def client_process(
-    bases: list[str], tables: int, offset: int, think: float, ready: EventType, go: EventType, halt: EventType, out: Any
+    bases: list[str],
+    tables: int,
+    offset: int,
+    think: tuple[float, float],
+    ready: EventType,
+    go: EventType,
+    halt: EventType,
+    out: Any,
 ) -> None:
     """Entry point of a client process: run :func:`client_main` and put its results on ``out``."""
     out.put(uvloop.run(client_main(bases, tables, offset, think, ready, go, halt)))
@@ -334,6 +369,7 @@ def run_once(
     postgres: str | None = None,
     nodes: int = 1,
     options: tuple[str, ...] = (),
+    spread: float = 0.0,
 ) -> dict[str, Any]:
     """One measured run with fresh servers (from the source tree ``code``, with ``options`` added to
     their command line; ``nodes`` of them on one Redis when more than one) and a fresh database."""
@@ -355,7 +391,7 @@ def run_once(
                     continue
                 ready = context.Event()
                 worker = context.Process(
-                    target=client_process, args=(bases, share, offset, think, ready, go, halt, out)
+                    target=client_process, args=(bases, share, offset, (think, spread), ready, go, halt, out)
                 )
                 offset += share
                 worker.start()
@@ -432,6 +468,12 @@ def main() -> int:
         default=f"this={REPO}",
         help="NAME=PATH[,NAME=PATH…]: server source trees to compare, each run in turn (default: this tree)",
     )
+    parser.add_argument(
+        "--think-spread",
+        type=float,
+        default=0.0,
+        help="each think time drawn at random within ±this share of --think-ms (e.g. 0.5: 1–3 s for 2000)",
+    )
     parser.add_argument("--postgres", help="postgresql+asyncpg:// URL of a server to create each run's database on")
     parser.add_argument(
         "--nodes",
@@ -468,7 +510,7 @@ def main() -> int:
     for _ in range(max(1, args.rounds)):
         for count, nodes, (name, tree), (variant, options) in itertools.product(counts, node_counts, trees, variants):
             procs, think = max(1, args.client_procs), args.think_ms / 1000
-            row = run_once(count, args.seconds, procs, think, tree, args.postgres, nodes, options)
+            row = run_once(count, args.seconds, procs, think, tree, args.postgres, nodes, options, args.think_spread)
             row["code"] = f"{name}:{variant}" if variant else name
             print_row(row, args.json)
             rows.append(row)

@@ -10,6 +10,12 @@ rounds, so what the restore itself costs is the difference, printed beside.
     .venv/bin/python benchmarks/restart.py --tables 200 --seconds 10
     .venv/bin/python benchmarks/restart.py --tables 200 --code old=/tmp/tuolaji-old,new=.
     .venv/bin/python benchmarks/restart.py --tables 200 --postgres postgresql+asyncpg://postgres@127.0.0.1/postgres
+    .venv/bin/python benchmarks/restart.py --tables 5000 --bots --think-ms 2000 --rounds 2
+
+``--bots`` seats one person and three bots (``random``) at each table (``play_now``), so a node with
+thousands of tables stays within one process's 20,000 open files; the person plays its hint after
+``--think-ms``. Either way, when the health check answers every table has been restored, resumed and
+its clock armed: every table is playing again (a player who does not come back is in 託管, R46).
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from pathlib import Path
 
 import httpx
 import uvloop
-from load import Seat, open_table
+from load import TABLE_OPTIONS, Seat, Socket, open_seat, open_table
 from servers import REPO, admin_execute, fresh_database, source_trees, start_server
 from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
@@ -37,14 +43,29 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from tuolaji.store.models import LiveTable, TableLogEntry
 
 MAX_TABLES = 1000
+MAX_BOT_TABLES = 5000
 
 
-async def play_then_crash(base: str, server: subprocess.Popen[bytes], tables: int, seconds: float) -> None:
-    """Seat ``tables`` tables on the node at ``base``, let them play for ``seconds``, then kill the node."""
+async def open_bot_table(base: str, http: httpx.AsyncClient) -> Socket:
+    """A new guest at seat 0 of a new table with three random bots, started (``play_now``)."""
+    sock = await open_seat(base, http)
+    sock.send({"v": 2, "type": "play_now", "options": TABLE_OPTIONS, "bot": "random"})
+    await sock.expect("table")
+    return sock
+
+
+async def play_then_crash(
+    base: str, server: subprocess.Popen[bytes], tables: int, seconds: float, bots: bool = False, think: float = 0.0
+) -> None:
+    """Seat ``tables`` tables on the node at ``base`` (four people each, or one and three bots), let
+    them play for ``seconds``, then kill the node."""
     async with httpx.AsyncClient(limits=httpx.Limits(max_connections=8), timeout=60) as http:
-        sockets = [sock for _ in range(tables) for sock in await open_table([base], 0, http)]
-    seats = [Seat(sock, index % 4, 0.0) for index, sock in enumerate(sockets)]
-    for sock in sockets:
+        if bots:
+            sockets = [await open_bot_table(base, http) for _ in range(tables)]
+        else:
+            sockets = [sock for _ in range(tables) for sock in await open_table([base], 0, http)]
+    seats = [Seat(sock, 0 if bots else index % 4, think) for index, sock in enumerate(sockets)]
+    for sock in sockets if not bots else ():
         sock.send({"v": 2, "type": "start"})
     await asyncio.sleep(seconds)
     server.send_signal(signal.SIGKILL)
@@ -113,19 +134,27 @@ def time_to_serve(db_url: str, code: Path) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tables", type=int, default=200, help=f"tables open at the crash (1…{MAX_TABLES})")
+    parser.add_argument(
+        "--tables",
+        type=int,
+        default=200,
+        help=f"open tables at the crash (1…{MAX_TABLES}, {MAX_BOT_TABLES} with --bots)",
+    )
+    parser.add_argument("--bots", action="store_true", help="one person and three random bots at each table")
+    parser.add_argument("--think-ms", type=float, default=0.0, help="the people's think time before a move")
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds of play before the crash (default 10)")
     parser.add_argument("--rounds", type=int, default=5, help="starts per tree and database (default 5)")
     parser.add_argument("--code", default=f"this={REPO}", help="NAME=PATH[,NAME=PATH…]: source trees, in turn")
     parser.add_argument("--postgres", help="postgresql+asyncpg:// URL of a server to make the databases on")
     args = parser.parse_args()
     trees = source_trees(parser, args.code)
-    if not 1 <= args.tables <= MAX_TABLES or not 0 < args.seconds <= 300 or args.rounds < 1:
-        parser.error(f"--tables must be 1…{MAX_TABLES}, --seconds 0…300 and --rounds at least 1")
+    most = MAX_BOT_TABLES if args.bots else MAX_TABLES
+    if not 1 <= args.tables <= most or not 0 < args.seconds <= 300 or args.rounds < 1:
+        parser.error(f"--tables must be 1…{most}, --seconds 0…300 and --rounds at least 1")
     times: dict[tuple[str, str], list[float]] = {}
     with fresh_database(args.postgres) as crashed, fresh_database(args.postgres) as empty:
         server, base = start_server(crashed, REPO)
-        uvloop.run(play_then_crash(base, server, args.tables, args.seconds))
+        uvloop.run(play_then_crash(base, server, args.tables, args.seconds, args.bots, args.think_ms / 1000))
         tables, entries = logs_at(crashed)
         time_to_serve(empty, REPO)  # creates the empty database's schema, as the crashed one has
         for _ in range(args.rounds):

@@ -21,6 +21,7 @@ from tuolaji.game import (
     TableOptions,
     WrongPhase,
 )
+from tuolaji.game.round import shuffle
 from tuolaji.game.simulate import play_random_round
 from tuolaji.game.view import BidRecord
 from tuolaji.wire.views import view_json
@@ -207,3 +208,15 @@ def test_a_redealt_round_lists_no_bids() -> None:
     round_.apply(CloseBidding())
     assert round_.result is not None and round_.result.kind == "redeal"
     assert round_.view(None).bids == () and view_json(round_.view(1))["bids"] == []
+
+
+def test_a_deal_is_shuffled_as_the_standard_library_shuffles() -> None:
+    for seed in [*range(200), 2**63 - 1, 987654321987654321]:
+        expected = full_deck()
+        random.Random(seed).shuffle(expected)
+        assert RoundSetup(seed=seed).dealing_order() == expected
+        cards, rng, reference = list(range(seed % 7)), random.Random(seed), random.Random(seed)
+        mine = list(cards)
+        shuffle(mine, rng)
+        reference.shuffle(cards)
+        assert mine == cards and rng.random() == reference.random()

@@ -142,6 +142,8 @@ class DeadSocket:
         from starlette.websockets import WebSocketState
 
         self.application_state = self.client_state = WebSocketState.CONNECTED
+        self.scope: dict[str, Any] = {"type": "websocket", "extensions": {}}
+        """No direct text-frame writer (``tuolaji.server.wsframes``): every message goes through ``send``."""
         self.closed_with: tuple[int, str] | None = None
 
     async def send(self, message: dict[str, Any]) -> None:

@@ -64,6 +64,23 @@ async def test_entries_are_kept_in_order_from_the_last_snapshot(db: Database) ->
         await log.close()
 
 
+async def test_a_batch_of_many_steps_keeps_every_row_in_order(db: Database) -> None:
+    """Steps of several tables in one batch, more rows than one insert statement takes."""
+    log = TableLog(db)
+    try:
+        names = [f"t{index}" for index in range(5)]
+        for name in names:
+            await log.create(name, OPTIONS)
+        steps = [LogWrite(name, 1, [act(1 + (seq % 216)) for seq in range(150)]) for name in names]
+        await asyncio.gather(*(log.append(step) for step in steps))
+        opened = {table.id: table for table in await log.open_tables()}
+        for step in steps:
+            assert opened[step.table_id].entries == list(step.entries)
+            assert opened[step.table_id].next_seq == 151
+    finally:
+        await log.close()
+
+
 async def test_open_tables_reads_every_open_log_as_load_does(db: Database) -> None:
     log = TableLog(db)
     try:

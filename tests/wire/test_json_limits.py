@@ -10,7 +10,7 @@ import pytest
 from tuolaji.room.commands import Join, Player, Watch
 from tuolaji.room.seating import same_code
 from tuolaji.wire.inbound import ProtocolError, parse_client_message, table_command
-from tuolaji.wire.json_limits import MAX_DEPTH, MAX_NUMBER_CHARS, JsonLimitError, depth, load_json
+from tuolaji.wire.json_limits import MAX_DEPTH, MAX_NUMBER_CHARS, JsonLimitError, depth, load_json, read_json
 from tuolaji.wire.outbound import dumps, error_message
 
 
@@ -101,3 +101,10 @@ def test_invite_codes_compare_as_bytes_whatever_the_text() -> None:
     assert same_code("AbC-_09", "AbC-_09")
     assert not same_code("é", "AbC-_09")
     assert not same_code("\ud800", "AbC-_09")
+
+
+@pytest.mark.parametrize("number", ["18446744073709551616", "-9223372036854775809", "9" * 40])
+def test_ints_beyond_64_bits_stay_exact_ints(number: str) -> None:
+    assert load_json('{"seed": ' + number + "}") == {"seed": int(number)}
+    assert read_json("[" + number + ", 1.5]") == [int(number), 1.5]
+    assert type(read_json(number)) is int

@@ -62,7 +62,7 @@ def check(round_: Round, encoder: ViewEncoder) -> None:
             public = encoder.public(round_.view(source), full)
             for seat in (None, 0, 1, 2, 3):
                 view = round_.view(seat)
-                data = json.loads(ViewEncoder.seat_view(public, view))
+                data = json.loads(encoder.seat_view(public, view))
                 assert data == view_json(view, full)
                 assert data["tricks_played"] == len(view.tricks)
                 last = view.tricks[-1] if view.tricks else None

@@ -111,7 +111,7 @@ class RoundSetup:
         if self.deck is not None:
             return list(self.deck)
         deck = full_deck()
-        random.Random(self.seed).shuffle(deck)
+        shuffle(deck, random.Random(self.seed))
         return deck
 
     @property
@@ -179,6 +179,10 @@ class Round:
         self._system_plays: set[int] = set()
         """Seats whose play in the current trick the server made for them (a timeout, 託管): not
         theirs to retract (R31, docs/RULES-NOTES.md)."""
+        self._shown: list[tuple[Card, ...] | None] = [None, None, None, None]
+        """Each seat's cards in display order, None once they change (views keep them between moves)."""
+        self._shown_order: tuple[int, int] = (-1, -1)
+        """The (level, trump suit) ``_shown`` is sorted by; (-1, -1) before any bid."""
         self.result: RoundResult | None = None
         self.actions: list[Action] = []
 
@@ -315,6 +319,7 @@ class Round:
         for seat, cards in enumerate(given):
             if cards:
                 self.hands[seat].extend(cards)
+                self._shown[seat] = None
                 events.append(Event("deal", {"cards": tuple(cards)}, to=seat))
         if self.dealt == len(self._deck):
             self.phase = Phase.BIDDING
@@ -445,6 +450,7 @@ class Round:
         hand = self.hands[seat]
         for card in cards:
             hand.remove(card)
+        self._shown[seat] = None
         self.plays[seat] = cards
         if self._awaiting_auto_move[seat] or self.autoplay[seat]:
             self._system_plays.add(seat)
@@ -495,6 +501,7 @@ class Round:
         cards = self.plays.pop(seat)
         self._wrong.pop(seat, None)
         self.hands[seat].extend(cards)
+        self._shown[seat] = None
         first = self.retraction_points[seat] == 0
         penalty = RETRACT_PENALTY_PER_CARD * len(cards)
         self.retraction_points[seat] += penalty
@@ -526,6 +533,7 @@ class Round:
             seats = sorted(self._wrong)
             for seat in seats:
                 self.hands[seat].extend(self.plays.pop(seat))
+                self._shown[seat] = None
             self._wrong.clear()
             self._second_chance = True
             self.phase = Phase.PLAYING
@@ -676,31 +684,31 @@ class Round:
             "preset": self.preset.name,
             "illegal_follow": self.options.illegal_follow,
         }
-        sorter = self.trump or (Trump(self.level, self.bid.suit) if self.bid else None)
+        spectator = SeatView(
+            seat=None,
+            hand=(),
+            reminded=False,
+            can_remind=False,
+            can_retract=False,
+            bid_options=(),
+            hint=(),
+            **shared,
+        )
         views: dict[int | None, SeatView] = {}
+        seat: int | None
         for seat in seats:
             if seat is None:
-                views[seat] = SeatView(
-                    seat=None,
-                    hand=(),
-                    reminded=False,
-                    can_remind=False,
-                    can_retract=False,
-                    bid_options=(),
-                    hint=(),
-                    **shared,
-                )
+                views[None] = spectator
                 continue
             partner = partner_of(seat)
-            views[seat] = SeatView(
-                seat=seat,
-                hand=tuple(sorted(self.hands[seat], key=sorter.sort_keys.__getitem__ if sorter else None)),
+            views[seat] = spectator.for_seat(
+                seat,
+                hand=self._shown_hand(seat),
                 reminded=seat in self._reminded,
                 can_remind=in_trick and partner in plays and partner != leader and partner not in self._reminded,
                 can_retract=in_trick and seat != leader and seat in plays and seat not in self._system_plays,
                 bid_options=tuple(self.bid_options(seat)),
                 hint=tuple(self.hint(seat)) if seat == to_move else (),
-                **shared,
             )
         return views
 
@@ -710,6 +718,22 @@ class Round:
         if leader is None:
             return ()
         return tuple(PlayRecord(s, plays[s]) for s in ((leader + offset) % 4 for offset in range(4)) if s in plays)
+
+    def _shown_hand(self, seat: int) -> tuple[Card, ...]:
+        """``seat``'s cards in display order (trumps first once a suit is bid), sorted again only
+        when they or the trump changed since the last view."""
+        bid = self.bid
+        order = (self.level, self.trump.suit if self.trump else bid.suit if bid else -1)
+        if order != self._shown_order:
+            self._shown_order = order
+            self._shown = [None, None, None, None]
+        shown = self._shown[seat]
+        if shown is None:
+            sorter = self.trump or (Trump(self.level, bid.suit) if bid else None)
+            cards = self.hands[seat]
+            shown = tuple(sorted(cards, key=sorter.sort_keys.__getitem__) if sorter else sorted(cards))
+            self._shown[seat] = shown
+        return shown
 
     def hint(self, seat: int) -> list[Card]:
         """A sensible legal move for ``seat`` when it is its turn: the hint button and the fallback auto-play."""
@@ -736,6 +760,19 @@ class Round:
         """Why ``seat`` playing ``cards`` now would be refused or judged wrong (R13, R21–R25, R33), or None."""
         verdict = self._judge_play(seat, cards)
         return None if verdict is None else verdict[1].message
+
+
+def shuffle(cards: list[Card], rng: random.Random) -> None:
+    """``rng.shuffle(cards)``: the same permutation by the standard library's own algorithm (random.py's
+    ``shuffle`` and ``_randbelow_with_getrandbits``), here compiled, where a deal's shuffle was about
+    a fifth of a whole random hand's CPU."""
+    for index in range(len(cards) - 1, 0, -1):
+        bound = index + 1
+        bits = bound.bit_length()
+        other = rng.getrandbits(bits)
+        while other >= bound:
+            other = rng.getrandbits(bits)
+        cards[index], cards[other] = cards[other], cards[index]
 
 
 def stack_deck(hands: Sequence[Sequence[Card]], first_seat: int = 0) -> tuple[Card, ...]:

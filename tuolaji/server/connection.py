@@ -1,10 +1,12 @@
 """One WebSocket client: a bounded outbox drained by a writer task, and a per-connection rate limit.
 
 Tables and the lobby never await a client: they ``send`` into the outbox, so a slow or dead
-client cannot hold up a table. The outbox is bounded by the memory its messages take: a client
-that falls that far behind (it does not read) loses what was queued and is closed with
-:data:`CLOSE_TOO_SLOW` and a reason saying so, so a reader that never reads costs the server at
-most ``outbox_bytes``.
+client cannot hold up a table. A message that finds the outbox empty and the socket ready is
+written at once (``tuolaji.server.wsframes``), without waking the writer. The outbox is bounded by
+the memory its messages take: a client that falls that far behind (it does not read) loses what was
+queued and is closed with :data:`CLOSE_TOO_SLOW` and a reason saying so, so a reader that never
+reads costs the server at most ``outbox_bytes`` (and the socket's buffer up to uvicorn's high-water
+mark, past which nothing is written at once).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from tuolaji.server.limits import RATE_BURST, RATE_PER_SECOND, RateLimiter
 from tuolaji.server.metrics import NO_METRICS, Metrics
+from tuolaji.server.wsframes import TEXT_FRAMES, WriteText
 from tuolaji.wire.outbound import dumps, error_message
 
 log = logging.getLogger(__name__)
@@ -81,6 +84,8 @@ class Connection:
         self.outbox_bytes = outbox_bytes
         self.queued_bytes = 0
         self._outbox: collections.deque[tuple[str, int]] = collections.deque()
+        """Messages not written yet, oldest first; the writer's message stays in it until it is written."""
+        self._write_now: WriteText | None = websocket.scope.get("extensions", {}).get(TEXT_FRAMES)
         self.close_code: int | None = None
         """The code the server closed (or is closing) the connection with; None if it has not."""
         self._close_reason = ""
@@ -95,6 +100,8 @@ class Connection:
     def send_text(self, text: str) -> None:
         """Queue an already encoded message."""
         if self.closed.is_set():
+            return
+        if not self._outbox and self._write_now is not None and self._write_now(text.encode()):
             return
         size = sys.getsizeof(text)
         if self.queued_bytes + size > self.outbox_bytes:
@@ -150,9 +157,10 @@ class Connection:
         try:
             while True:
                 while outbox:
-                    text, size = outbox.popleft()
-                    self.queued_bytes -= size
+                    text, size = outbox[0]
                     await send({"type": "websocket.send", "text": text})
+                    outbox.popleft()
+                    self.queued_bytes -= size
                 if self.close_code is not None:
                     if self._open():
                         await self.websocket.close(self.close_code, self._close_reason)

@@ -100,7 +100,7 @@ class Outgoing:
         texts = []
         for _, seat in effect.recipients:
             seen = ",".join(text for to, text in encoded if to is None or to == seat)
-            view = ViewEncoder.seat_view(public, views[seat]) if views else "null"
+            view = self._views.seat_view(public, views[seat]) if views else "null"
             cost = effect.escape_costs.get(seat) if seat is not None else None
             escape = "null" if cost is None else f'{{"points":{-cost.points},"silver":{-cost.silver}}}'
             texts.append(f'{head},"events":[{seen}],"view":{view},"escape_cost":{escape}}}')

@@ -97,6 +97,7 @@ def serve(config: ServerConfig) -> None:
     import uvicorn
 
     from tuolaji.server.app import create_app
+    from tuolaji.server.wsframes import TextFramesProtocol
 
     app = create_app(config)
 
@@ -116,7 +117,7 @@ def serve(config: ServerConfig) -> None:
             limit_concurrency=config.max_connections or None,
             host=config.host,
             port=config.port,
-            ws="websockets-sansio",
+            ws=TextFramesProtocol,
             ws_max_size=WS_MAX_BYTES,
             ws_per_message_deflate=config.ws_deflate,
             log_level=config.log_level,

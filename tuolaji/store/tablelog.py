@@ -4,7 +4,9 @@ A table's host appends each step's entries through :meth:`TableLog.append` and w
 before anything of that step reaches a client. Appends of many tables that arrive while a commit is
 running are written together in the next transaction (group commit), so the database sees one
 commit per batch, not one per move. A step that finishes a hand writes the hand's record and moves
-the balances in the same transaction, so a hand is settled exactly once whenever the process dies.
+the balances in the same transaction, so a hand is settled exactly once whenever the process dies;
+the steps of a batch that settle hands are committed after the others, in a transaction of their
+own, so the others do not wait for the settlements (a table's steps are never in one batch together).
 
 Each write names the table's fencing token; a write whose token is no longer the table's is refused
 with :class:`Fenced` (a node that lost the table: many nodes, issue 14), and the other writes of the batch go on.
@@ -26,7 +28,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol, cast
 
-from sqlalchemy import Table, bindparam, delete, func, insert, literal, select, union, update
+from sqlalchemy import Table, Text, bindparam, delete, func, insert, literal, select, union, update
+from sqlalchemy import cast as sql_cast
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.sql import Executable
@@ -36,6 +39,7 @@ from tuolaji.store.db import Database
 from tuolaji.store.models import LiveTable, TableLogEntry
 from tuolaji.store.records import HandWrite, Settled, settle_hand, stored_hand
 from tuolaji.store.sqlitelog import RowsWrite, SqliteRows, tidy_plan
+from tuolaji.wire.json_limits import read_json
 
 log = logging.getLogger(__name__)
 
@@ -252,23 +256,29 @@ class TableLog:
             # step costs more CPU than the wait costs latency (docs/BENCHMARKS.md, Server).
             await asyncio.sleep(self.linger)
             batch, self._pending = self._pending, []
-            started = time.perf_counter()
-            try:
-                results = await self._write(batch)
-            except Exception as error:
-                self._failed(len(batch), error)
-                for _, future in batch:
-                    if not future.done():
-                        future.set_exception(error)
+            for part in ([p for p in batch if p[0].hand is None], [p for p in batch if p[0].hand is not None]):
+                if part:
+                    await self._write_part(part)
+
+    async def _write_part(self, batch: list[_Pending]) -> None:
+        """Write ``batch`` in one transaction and answer each step's ``append``."""
+        started = time.perf_counter()
+        try:
+            results = await self._write(batch)
+        except Exception as error:
+            self._failed(len(batch), error)
+            for _, future in batch:
+                if not future.done():
+                    future.set_exception(error)
+            return
+        self._succeeded(len(batch), time.perf_counter() - started)
+        for (_, future), result in zip(batch, results, strict=True):
+            if future.done():
                 continue
-            self._succeeded(len(batch), time.perf_counter() - started)
-            for (_, future), result in zip(batch, results, strict=True):
-                if future.done():
-                    continue
-                if isinstance(result, Fenced):
-                    future.set_exception(result)
-                else:
-                    future.set_result(result)
+            if isinstance(result, Fenced):
+                future.set_exception(result)
+            else:
+                future.set_result(result)
 
     def _failed(self, steps: int, error: Exception) -> None:
         if self.watcher is not None:
@@ -390,10 +400,11 @@ async def _write_batch(session: AsyncSession, writes: list[LogWrite]) -> list[Se
 
 async def _load_many(session: AsyncSession, table_ids: Sequence[str] | None) -> list[OpenTable]:
     """The open tables among ``table_ids`` (None: every open table) with their logs: one query for
-    the tables and one for all their logs' rows."""
+    the tables and one for all their logs' rows (read as text and decoded here, without the ORM's
+    row handling: a restore of thousands of tables reads ~20 rows a table, docs/BENCHMARKS.md)."""
     tables = select(LiveTable).where(LiveTable.open)
     rows = (
-        select(TableLogEntry.table_id, TableLogEntry.seq, TableLogEntry.entry)
+        select(TableLogEntry.table_id, TableLogEntry.seq, sql_cast(TableLogEntry.entry, Text))
         .join(LiveTable, LiveTable.id == TableLogEntry.table_id)
         .where(LiveTable.open)
         .order_by(TableLogEntry.table_id, TableLogEntry.seq)
@@ -403,9 +414,9 @@ async def _load_many(session: AsyncSession, table_ids: Sequence[str] | None) -> 
         rows = rows.where(TableLogEntry.table_id.in_(table_ids))
     found = list((await session.execute(tables)).scalars())
     entries: dict[str, list[tuple[int, Any]]] = {table.id: [] for table in found}
-    for table_id, seq, entry in await session.execute(rows):
+    for table_id, seq, entry in (await (await session.connection()).execute(rows)).all():
         if table_id in entries:  # not a table opened between the two reads
-            entries[table_id].append((seq, entry))
+            entries[table_id].append((seq, read_json(entry)))
     return [_opened(table, entries[table.id]) for table in found]
 
 

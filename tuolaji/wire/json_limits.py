@@ -8,6 +8,12 @@ infinite), ``NaN`` and ``Infinity`` (not JSON), and strings holding a lone surro
 (``"\\ud800"``: such a string cannot be encoded as UTF-8, so echoing it would break the answer).
 Each refusal is a :class:`JsonLimitError` naming the limit; its ``params`` carry the details for a
 client to word the error in its reader's language.
+
+Ordinary text is parsed by orjson (faster than the standard library, docs/BENCHMARKS.md), which
+refuses NaN, infinities, numbers beyond a float and lone surrogates itself; text orjson refuses, and
+text with a run of 20 digits or a minus and 19 (orjson would read an int beyond 64 bits as a float,
+and a number of more than :data:`MAX_NUMBER_CHARS` characters has such a run), is parsed the
+standard library's way below, which gives the value or the precise refusal.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ import re
 import sys
 from typing import Any, Final
 
+import orjson
+
 MAX_NUMBER_CHARS: Final = 100
 """The longest number literal taken (characters, sign and exponent included)."""
 MAX_DEPTH: Final = 32
@@ -26,6 +34,8 @@ MAX_DEPTH: Final = 32
 _STRINGS: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _BRACKETS: Final = re.compile(r"[\[\]{}]")
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
+_LONG_DIGITS: Final = re.compile(r"-[0-9]{19}|[0-9]{20}")
+"""Where orjson may read an int beyond 64 bits (below -2**63 or above 2**64 - 1) as a float."""
 
 
 class JsonLimitError(ValueError):
@@ -94,6 +104,13 @@ def _check_strings(value: Any) -> None:
             _check_strings(item)
 
 
+def read_json(text: str) -> Any:
+    """The value of JSON text the server wrote itself (a stored log entry), without the limits of a
+    client's: by orjson, or by the standard library where a number may be an int beyond 64 bits
+    (orjson would read it as a float)."""
+    return json.loads(text) if _LONG_DIGITS.search(text) else orjson.loads(text)
+
+
 def load_json(data: str | bytes) -> Any:
     """The value of JSON text ``data`` (bytes are UTF-8); :class:`JsonLimitError` when it is not
     JSON or passes a limit. The caller checks the size of ``data`` first."""
@@ -105,6 +122,16 @@ def load_json(data: str | bytes) -> Any:
     if found > MAX_DEPTH:
         params = {"depth": found, "limit": MAX_DEPTH}
         raise JsonLimitError("too_deep", f"nesting {found} levels deep; the limit is {MAX_DEPTH}", params)
+    if not _LONG_DIGITS.search(text):
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+    return _load_exactly(text)
+
+
+def _load_exactly(text: str) -> Any:
+    """:func:`load_json`'s parse by the standard library: the value, or the refusal naming the limit."""
     try:
         value = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
     except json.JSONDecodeError as error:

@@ -9,8 +9,8 @@ stay the same size all hand long. :func:`view_json` gives it as a dict, :func:`e
 A broadcast sends one view per seat plus the spectators' view. Everything but a few private
 fields is the same for all of them, so :class:`ViewEncoder` encodes that public part once per
 broadcast and splices in each seat's private fields; finished tricks are encoded once per trick
-and reused for the rest of the hand. ``tests/game/test_wire.py`` decodes what it writes back into
-the view it came from.
+and reused for the rest of the hand, and a seat's cards once each time they change (a move changes
+one seat's). ``tests/wire/test_views.py`` decodes what it writes back into the view it came from.
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ if _PUBLIC_FIELDS | set(PRIVATE_FIELDS) != {field.name for field in dataclasses.
 
 def encode_view(view: SeatView, full: bool = False) -> str:
     """The JSON text of ``view`` (``full``: with the whole trick history)."""
-    return ViewEncoder.seat_view(ViewEncoder().public(view, full), view)
+    encoder = ViewEncoder()
+    return encoder.seat_view(encoder.public(view, full), view)
 
 
 def view_json(view: SeatView, full: bool = False) -> dict[str, Any]:
@@ -92,12 +93,13 @@ def _flag(value: bool) -> str:
     return "true" if value else "false"
 
 
-def _private(view: SeatView) -> str:
-    """The private fields of ``view`` as JSON members, written out directly (the hot path of a broadcast)."""
+def _private(view: SeatView, hand: str) -> str:
+    """The private fields of ``view`` as JSON members (``hand``: its cards' JSON), written out directly
+    (the hot path of a broadcast)."""
     seat = "null" if view.seat is None else int(view.seat)
     options = ",".join(f'{{"suit":"{SUITS[suit]}","count":{int(count)}}}' for suit, count in view.bid_options)
     return (
-        f'"seat":{seat},"hand":[{_cards(view.hand)}],"hint":[{_cards(view.hint)}],"bid_options":[{options}],'
+        f'"seat":{seat},"hand":[{hand}],"hint":[{_cards(view.hint)}],"bid_options":[{options}],'
         f'"reminded":{_flag(view.reminded)},"can_remind":{_flag(view.can_remind)},'
         f'"can_retract":{_flag(view.can_retract)}'
     )
@@ -121,6 +123,9 @@ class ViewEncoder:
     def __init__(self) -> None:
         self._records: list[TrickRecord] = []
         self._texts: list[str] = []
+        self._hands: dict[int | None, tuple[tuple[int, ...], str]] = {}
+        """By seat: the cards last encoded (the very tuple, which the round keeps while they do not
+        change) and their JSON."""
 
     def _tricks(self, tricks: tuple[TrickRecord, ...]) -> list[str]:
         """The JSON of each trick of ``tricks``, encoding only the ones not seen before."""
@@ -142,7 +147,12 @@ class ViewEncoder:
         tail = f',"tricks":[{",".join(texts)}]' if full else ""
         return f'{head},"tricks_played":{len(texts)},"last_trick":{last}{tail}'
 
-    @staticmethod
-    def seat_view(public: str, view: SeatView) -> str:
+    def seat_view(self, public: str, view: SeatView) -> str:
         """One seat's (or the spectator's) full view: ``public`` plus the private fields of ``view``."""
-        return public + "," + _private(view) + "}"
+        cached = self._hands.get(view.seat)
+        if cached is not None and cached[0] is view.hand:
+            hand = cached[1]
+        else:
+            hand = _cards(view.hand)
+            self._hands[view.seat] = (view.hand, hand)
+        return public + "," + _private(view, hand) + "}"
