@@ -85,7 +85,7 @@ class Connection:
         self.queued_bytes = 0
         self._outbox: collections.deque[tuple[str, int]] = collections.deque()
         """Messages not written yet, oldest first; the writer's message stays in it until it is written."""
-        self._write_now: WriteText | None = websocket.scope.get("extensions", {}).get(TEXT_FRAMES)
+        self._write_now: WriteText | None = (websocket.scope.get("extensions") or {}).get(TEXT_FRAMES)
         self.close_code: int | None = None
         """The code the server closed (or is closing) the connection with; None if it has not."""
         self._close_reason = ""
