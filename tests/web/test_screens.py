@@ -71,7 +71,8 @@ def test_the_table_at_every_size_bids_by_a_tap_and_leaving_asks_first(
     # The bid window after the deal (with the bid buttons the hand allows), at every size; it closes at
     # once when nobody can bid (R19), so the hand may already be in play.
     expect(page.locator("#table-screen")).to_have_attribute("data-phase", re.compile("^(bidding|playing)$"))
-    assert check_sizes(page) == {}
+    if page.locator("#table-screen").get_attribute("data-phase") == "bidding":
+        assert check_sizes(page) == {}
     player.wait_for_play()
     assert player.wait_for_turn_or_end()
     assert check_sizes(page) == {}
