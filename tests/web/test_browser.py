@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 375, "height": 812}
-MIN_STRIP = (28, 40)
+MIN_STRIP = (26, 40)
 """Issue 16: every card of a 54-card hand shows a strip at least this wide and tall (CSS px) that a tap lands on."""
 
 REPLAY_TAGS = """() => {
