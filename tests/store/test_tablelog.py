@@ -7,7 +7,7 @@ import asyncio
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import event, select, text
 
 from tuolaji.game.actions import DealCards
 from tuolaji.game.view import RoundResult
@@ -25,8 +25,8 @@ from tuolaji.room.entries import (
     entry_to_json,
 )
 from tuolaji.store.accounts import Accounts
-from tuolaji.store.db import Database
-from tuolaji.store.models import TableLogEntry
+from tuolaji.store.db import IDLE_IN_TRANSACTION_MS, Database
+from tuolaji.store.models import LiveTable, TableLogEntry
 from tuolaji.store.records import HandWrite, get_hand
 from tuolaji.store.tablelog import Fenced, LogWrite, TableLog
 
@@ -197,7 +197,30 @@ async def test_restoring_or_taking_over_tables_takes_the_same_few_queries_howeve
         statements.clear()
         taken = await log.take_many([*names, "unknown"])
         assert sorted(table.id for table in taken) == names and all(table.fence == 1 for table in taken)
-        assert len(statements) == 3, statements
+        assert len(statements) == 4, statements
+    finally:
+        await log.close()
+
+
+async def test_a_takeover_leaves_out_a_table_whose_old_owner_is_frozen_in_the_middle_of_a_write(db: Database) -> None:
+    """The old owner holds its tables' rows while it writes (``FOR UPDATE``); frozen in the middle of
+    a write it would hold them until it thawed. The takeover skips such a table rather than wait
+    (the next scan tries again), and PostgreSQL ends the frozen session within a lease."""
+    if db.engine.dialect.name != "postgresql":
+        pytest.skip("row locks are PostgreSQL's (SQLite writers take turns on the whole file)")
+    log = TableLog(db)
+    try:
+        await log.create("frozen", OPTIONS, fence=1)
+        await log.create("free", OPTIONS, fence=1)
+        async with db.engine.connect() as writer:
+            timeout = (await writer.execute(text("SHOW idle_in_transaction_session_timeout"))).scalar_one()
+            assert timeout == f"{IDLE_IN_TRANSACTION_MS // 1000}s"
+            await writer.execute(select(LiveTable.id).where(LiveTable.id == "frozen").with_for_update())
+            taken = await log.take_many(["frozen", "free"])
+            assert [(table.id, table.fence) for table in taken] == [("free", 2)]
+            await writer.rollback()  # the old owner thawed (or its session was ended)
+        [again] = await log.take_many(["frozen"])
+        assert (again.id, again.fence) == ("frozen", 2)
     finally:
         await log.close()
 

@@ -42,8 +42,9 @@ class Clients:
         self._ids = itertools.count(1)
 
     def new_id(self) -> str:
-        """A fresh id for a connection: ``NODE.N``, so other nodes know where to send its messages."""
-        return f"{self.services.bus.node_id}.{next(self._ids)}"
+        """A fresh id for a connection: ``NODE.BOOT.N``, so other nodes know where to send its
+        messages (and no other process of this node ever had it: :attr:`Bus.incarnation`)."""
+        return f"{self.services.bus.incarnation}.{next(self._ids)}"
 
     def connected(self, conn: Connection, address: str) -> bool:
         """A new connection from ``address`` (before its hello); False if that address has too many."""

@@ -16,10 +16,10 @@ from collections.abc import Coroutine, Iterator, Sequence
 from typing import Any
 
 from tuolaji.game.options import TableOptions
-from tuolaji.room.commands import Attach, Command, Detach, Watch
+from tuolaji.room.commands import Attach, Command, Detach, Sync, Watch
 from tuolaji.room.table import Table, TableConfig
 from tuolaji.server.autoplay import make_autoplayer
-from tuolaji.server.bus import OwnedTable, node_of
+from tuolaji.server.bus import OwnedTable, incarnation_of
 from tuolaji.server.services import Services
 from tuolaji.server.tablehost import TableHost
 from tuolaji.server.thinking import SLOW_BOTS
@@ -130,25 +130,43 @@ class Hosting:
 
     async def adopt(self, table_ids: Sequence[str]) -> set[str]:
         """Take these tables over from their logs (their leases are this node's now): their fencing
-        tokens raised and their logs read in three queries, their seated accounts in one, however
-        many; the ids taken (a closed table's is not), none while the node stops."""
+        tokens raised and their logs read in four queries, their seated accounts in one, however
+        many; the ids taken (a closed table's is not, nor one whose log another writer holds now),
+        none while the node stops or the database does not answer."""
         if self.stopping or not table_ids:
             return set()
+        try:
+            taken = await self.services.table_log.take_many(table_ids)
+        except Exception as error:
+            log.warning("could not take tables over (%d): the database did not answer: %r", len(table_ids), error)
+            return set()
         hosts: list[TableHost] = []
-        for opened in await self.services.table_log.take_many(table_ids):
-            host = await self._run_restored(opened, opened.fence)
+        for opened in taken:
+            try:
+                host = await self._run_restored(opened, opened.fence)
+            except Exception:
+                log.exception("table %s: could not be taken over", opened.id)
+                continue
             if host is not None:
                 hosts.append(host)
                 log.info("table %s: taken over from its log (fencing token %d)", opened.id, opened.fence)
-        await self._refresh_titles(hosts)
+        try:
+            await self._refresh_titles(hosts)
+        except Exception as error:  # the titles shown are a nicety; the tables run on
+            log.warning("taken-over tables: the players' titles could not be read: %r", error)
         return {host.table.id for host in hosts}
 
     def lost(self, table_id: str) -> None:
-        """Another node runs ``table_id`` now: stop serving it here."""
+        """Another node runs ``table_id`` now: stop serving it here; this node's clients at it attach
+        there once the step under way is done."""
         host = self.hosts.pop(table_id, None)
         if host is not None:
             host.stopped = True
-            self._spawn(host.stop())
+            self._spawn(self._hand_over(host))
+
+    async def _hand_over(self, host: TableHost) -> None:
+        await host.stop()
+        self.bus.follow(host.id)
 
     def table_closed(self, table_id: str) -> None:
         """A table here closed: it leaves the lobby list and its lease is given up."""
@@ -157,9 +175,11 @@ class Hosting:
         self.bus.table_gone(table_id)
 
     def table_lost(self, table_id: str) -> None:
-        """A table's log write was fenced off: another node runs it now."""
+        """A table's log write was fenced off: another node runs it now; this node's clients at it
+        attach there."""
         self.hosts.pop(table_id, None)
         self.bus.table_gone(table_id)
+        self.bus.follow(table_id)
 
     async def open_table_ids(self) -> list[str]:
         """Every open table in the database."""
@@ -183,14 +203,21 @@ class Hosting:
             for client in [seat.client for seat in host.table.seats if seat.client] + sorted(host.table.watchers)
         ]
 
-    def remote_nodes(self) -> set[str]:
-        """The other nodes whose clients sit at or watch the tables run here."""
-        return {node_of(client) for _, client in self._attached()} - {self.bus.node_id}
+    def remote_incarnations(self) -> set[str]:
+        """The other node processes whose clients sit at or watch the tables run here."""
+        return {incarnation_of(client) for _, client in self._attached()} - {self.bus.incarnation}
 
-    def nodes_gone(self, nodes: set[str]) -> None:
-        """Those nodes died: their clients at the tables here are disconnected (R46)."""
+    def resync_remote(self) -> None:
+        """This node's link to the others was down: what it sent other nodes' clients at its tables
+        meanwhile was lost, so each of them gets the full picture again."""
         for host, client in self._attached():
-            if node_of(client) in nodes:
+            if incarnation_of(client) != self.bus.incarnation:
+                host.post(Sync(client))
+
+    def nodes_gone(self, incarnations: set[str]) -> None:
+        """Those node processes died: their clients at the tables here are disconnected (R46)."""
+        for host, client in self._attached():
+            if incarnation_of(client) in incarnations:
                 host.post(Detach(client))
 
     def on_command(self, table_id: str, envelope: Envelope) -> bool:

@@ -49,7 +49,7 @@ class RedisInbox:
                 await redis.ping()
                 pubsub = redis.pubsub(ignore_subscribe_messages=True)
                 await pubsub.subscribe(key("n", self._leases.node_id), key("lobby"), key("moved"), key("logout"))
-                await redis.set(key("node", self._leases.node_id), "1", px=self._leases.lease_ms)
+                await redis.set(key("node", self._leases.node_id), self._leases.boot, px=self._leases.lease_ms)
                 await self._leases.reassert(self._node)
                 restored = self._was_up
                 (log.warning if restored else log.info)("Redis at %s answers: this node is connected", self._link.url)

@@ -35,7 +35,7 @@ import logging
 import time
 from typing import Any
 
-from tuolaji.server.bus import Bus, Node, node_of
+from tuolaji.server.bus import Bus, Node, new_incarnation, node_of
 from tuolaji.server.limits import EscapeCooldown
 from tuolaji.server.redis_inbox import RedisInbox
 from tuolaji.server.redis_leases import Leases
@@ -80,8 +80,9 @@ class RedisBus(Bus):
         self.cooldown = cooldown or EscapeCooldown()
         """The escape policy; its state (strikes, waits) lives in Redis, shared by every node."""
         self.node_id = node_id
+        self.incarnation = new_incarnation(node_id)
         self.link = RedisLink(url)
-        self.leases = Leases(self.link, node_id, lease_ms, scan_seconds)
+        self.leases = Leases(self.link, self.incarnation, lease_ms, scan_seconds)
         self._node: Node | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._outgoing: dict[str, list[Delivery]] = {}
@@ -134,6 +135,9 @@ class RedisBus(Bus):
     def table_gone(self, table_id: str) -> None:
         self.leases.gone(table_id)
 
+    def follow(self, table_id: str) -> None:
+        self.node.moves.on_moved(table_id)
+
     # ------------------------------------------------------------------ seats, lobby, connections
 
     async def claim_seat(self, account_id: int, table_id: str) -> SeatRef | None:
@@ -156,13 +160,13 @@ class RedisBus(Bus):
         change = SummaryChange(table_id, summary)
 
         async def write() -> None:
-            pipe = self.link.redis.pipeline(transaction=False)
-            if summary is None:
-                pipe.hdel(key("lobby"), table_id)
-            else:
-                pipe.hset(key("lobby"), table_id, encode_summary(summary))
-            pipe.publish(key("lobby"), change.encode())
-            await pipe.execute()
+            async with self.link.pipeline() as pipe:
+                if summary is None:
+                    pipe.hdel(key("lobby"), table_id)
+                else:
+                    pipe.hset(key("lobby"), table_id, encode_summary(summary))
+                pipe.publish(key("lobby"), change.encode())
+                await pipe.execute()
 
         self.link.later(write)
 
@@ -182,10 +186,10 @@ class RedisBus(Bus):
         async def write() -> None:
             now = time.time()
             count = int(await redis.hincrby(escapes, "count", 1))
-            pipe = redis.pipeline(transaction=False)
-            pipe.hset(escapes, "until", str(now + self.cooldown.delay(count)))
-            pipe.expire(escapes, round(self.cooldown.forget_after))
-            await pipe.execute()
+            async with self.link.pipeline() as pipe:
+                pipe.hset(escapes, "until", str(now + self.cooldown.delay(count)))
+                pipe.expire(escapes, round(self.cooldown.forget_after))
+                await pipe.execute()
 
         self.link.later(write)
 

@@ -109,7 +109,7 @@ class TableHost:
         self.stopped = False
         self._queue: asyncio.Queue[Command | _Stop] = asyncio.Queue()
         self._timer: asyncio.TimerHandle | None = None
-        self._outgoing = Outgoing(table.id)
+        self._outgoing = Outgoing(table.id, fence or 0)
         self._task = asyncio.create_task(self._run(), name=f"table {table.id}")
 
     @property

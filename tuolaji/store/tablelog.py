@@ -141,19 +141,26 @@ class TableLog:
         return taken[0] if taken else None
 
     async def take_many(self, table_ids: Sequence[str]) -> list[OpenTable]:
-        """:meth:`take` for many tables, in three queries however many there are: the open ones among
-        ``table_ids``, taken."""
+        """:meth:`take` for many tables, in four queries however many there are: the open ones among
+        ``table_ids``, taken — but those whose log is being written right now (their row locked by a
+        writer: the old owner, perhaps frozen in the middle of its transaction), which are left for
+        a later try instead of holding up the others."""
         if not table_ids:
             return []
         async with self.db.writing(), self.db.sessions.begin() as session:
-            await session.execute(
-                update(LiveTable)
-                .where(LiveTable.id.in_(table_ids), LiveTable.open)
-                .values(fence=LiveTable.fence + 1)
-                .execution_options(synchronize_session=False)
-            )
+            free = select(LiveTable.id).where(LiveTable.id.in_(table_ids), LiveTable.open)
+            taken = list((await session.execute(free.with_for_update(skip_locked=True))).scalars())
+            if taken:
+                await session.execute(
+                    update(LiveTable)
+                    .where(LiveTable.id.in_(taken))
+                    .values(fence=LiveTable.fence + 1)
+                    .execution_options(synchronize_session=False)
+                )
+        if not taken:
+            return []
         async with self.db.sessions() as session:
-            return await _load_many(session, table_ids)
+            return await _load_many(session, taken)
 
     async def open_ids(self) -> list[str]:
         """The ids of every open table."""
