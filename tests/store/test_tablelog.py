@@ -234,3 +234,30 @@ async def test_the_seated_accounts_of_restored_tables_are_read_in_one_query(db: 
         assert sorted(found) == sorted(ids) and len(statements) == 1, statements
     finally:
         accounts.close()
+
+
+async def test_the_next_write_after_the_database_closed_the_writers_connection_succeeds(db: Database) -> None:
+    """A database restart closes the connection the log's writer keeps between batches; the next
+    batch, however long after, opens a new one instead of failing on it (issue 48)."""
+    if db.engine.dialect.name != "postgresql":
+        pytest.skip("an SQLite file has no server to close the connection")
+    log = TableLog(db)
+    try:
+        await log.create("t1", OPTIONS)
+        await log.append(LogWrite("t1", 1, [act(1)]))
+        others = text(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        async with db.engine.connect() as admin:
+            killed = list((await admin.execute(others)).scalars())
+            await admin.execute(text("SELECT pg_terminate_backend(pid) FROM unnest(CAST(:pids AS integer[])) AS pid"), {"pids": killed})
+            async with asyncio.timeout(30):  # until the server ended them (as a restart does)
+                while set((await admin.execute(others)).scalars()) & set(killed):
+                    await admin.rollback()
+            await admin.rollback()
+        assert killed
+        await log.append(LogWrite("t1", 2, [act(2)]))
+        opened = await log.load("t1")
+        assert opened is not None and opened.entries == [act(1), act(2)]
+    finally:
+        await log.close()

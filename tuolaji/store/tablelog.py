@@ -174,7 +174,10 @@ class TableLog:
 
     async def _writer_connection(self) -> AsyncConnection:
         """The writer's own connection, kept between batches (a pool checkout, its reset and its return
-        cost more than a small batch itself); opened again after a failure."""
+        cost more than a small batch itself); opened again after a failure, or when the database closed
+        it meanwhile (a restart: found before the next batch fails on it, however long after)."""
+        if self._connection is not None and await _closed_by_server(self._connection):
+            await self._drop_connection()
         if self._connection is None:
             self._connection = await self.db.engine.connect()
         return self._connection
@@ -261,6 +264,14 @@ class TableLog:
         self.commits += 1
         self.writes += len(writes)
         return results
+
+
+async def _closed_by_server(connection: AsyncConnection) -> bool:
+    """Whether the driver knows its connection was closed from the other end (asyncpg does; a driver
+    that cannot tell is taken at its word), without a round trip."""
+    driver = (await connection.get_raw_connection()).driver_connection
+    is_closed = getattr(driver, "is_closed", None)
+    return bool(is_closed()) if callable(is_closed) else False
 
 
 async def _write_rows(connection: AsyncConnection, writes: list[LogWrite]) -> list[Settled | Fenced | None]:
