@@ -5,7 +5,8 @@
 - ``redis``: ``kill -9`` Redis and start it again, empty (no persistence), after 0.2–1.5 s;
 - ``pg_fast``, ``pg_immediate``: ``pg_ctl restart -m fast`` / ``-m immediate`` (a crash);
 - ``drop``: cut every connection of a node — to PostgreSQL and Redis (the proxy) and its people's;
-- ``delay``: the node's traffic to PostgreSQL and Redis 100–500 ms late each way for 1–2.4 leases.
+- ``delay``: the node's traffic to PostgreSQL and Redis late each way by 2–10% of a lease (100–500 ms
+  with the default lease of 5 s) for 1–2.4 leases.
 
 Each fault is one :class:`Fault`: when it began and when its cause was gone (wall clock), the node
 it hit and the tables that node ran when it began (their leases, read from Redis). Faults come one
@@ -143,7 +144,7 @@ class Faults:
         if kind == "drop":
             await cluster.proxy.drop(node.name)
             return f"{cluster.crowd.drop(node)} people's connections cut, and the node's to PostgreSQL and Redis"
-        delay, length = rng.uniform(0.1, 0.5), rng.uniform(1.0, 2.4) * cluster.lease
+        delay, length = rng.uniform(0.02, 0.1) * cluster.lease, rng.uniform(1.0, 2.4) * cluster.lease
         await cluster.proxy.delay(node.name, delay)
         await asyncio.sleep(length)
         await cluster.proxy.delay(node.name, 0)
