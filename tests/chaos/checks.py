@@ -30,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, create_async_e
 from tests.chaos.faults import Fault
 from tests.chaos.watch import HandSeen, Mark
 from tuolaji.server.hand_history import record_details
-from tuolaji.store.models import Account, Hand, HandPlayer, LedgerLine
+from tuolaji.store.models import Account, Hand, HandPlayer, LedgerLine, LiveTable
 from tuolaji.store.records import hand_to_json
 
 STALL_MARGIN = 5.0
@@ -117,11 +117,13 @@ async def _hand_line_sums(connection: AsyncConnection) -> dict[int, tuple[int, i
     return {account: (int(p), int(s)) for account, p, s in await connection.execute(sums.group_by("account_id"))}
 
 
-async def check_store(db_url: str, ends: Sequence[HandSeen], start_silver: int, findings: Findings) -> None:
-    """Every hand end seen against its record; records and balances against their lines."""
+async def check_store(db_url: str, ends: Sequence[HandSeen], start_silver: int, findings: Findings) -> set[str]:
+    """Every hand end seen against its record; records and balances against their lines. The
+    tables still open."""
     engine = create_async_engine(db_url)
     try:
         async with engine.connect() as connection:
+            still_open = set((await connection.execute(select(LiveTable.id).where(LiveTable.open))).scalars())
             tables = await connection.run_sync(lambda sync: set(inspect(sync).get_table_names()))
             balances: Balances = LedgerBalances() if "ledger" in tables else HandLineBalances(start_silver)
             findings.counts[f"balances checked against: {balances.name}"] = 1
@@ -139,6 +141,7 @@ async def check_store(db_url: str, ends: Sequence[HandSeen], start_silver: int, 
             await _check_ends(connection, ends, findings)
     finally:
         await engine.dispose()
+    return still_open
 
 
 async def _check_ends(connection: AsyncConnection, ends: Sequence[HandSeen], findings: Findings) -> None:
@@ -188,15 +191,17 @@ class Stall:
         return self.end - self.start
 
 
-def stalls(marks: dict[str, list[Mark]], until: float) -> list[Stall]:
-    """Every stretch a table should have moved (its last mark busy) before its next mark (or
-    ``until`` for a table whose last mark is busy)."""
+def stalls(marks: dict[str, list[Mark]], until: float, still_open: set[str]) -> list[Stall]:
+    """Every stretch a table should have moved (its mark busy) before its next mark, or before
+    ``until`` after its last mark if it is still open then (a table that closed while nobody of it
+    was there to see, its people removed or gone, stopped with its last mark)."""
     found = []
     for table, seen in marks.items():
         ordered = sorted(seen, key=lambda mark: mark.at)
         for mark, after in zip(ordered, [*ordered[1:], None], strict=True):
-            if mark.busy and mark.at < until:
-                found.append(Stall(table, mark.at, min(after.at if after is not None else until, until), mark.note))
+            if not mark.busy or mark.at >= until or (after is None and table not in still_open):
+                continue
+            found.append(Stall(table, mark.at, min(after.at if after is not None else until, until), mark.note))
     return found
 
 

@@ -157,6 +157,7 @@ class Person:
         if kind == "welcome":
             if self.at is not None and msg["table"] != self.at:
                 self.sight.boundary(self.at)
+                self.crowd.watch.counts["welcomed without their seat"] += 1
             self.at, self.summary, self.state = msg["table"], None, None
             self._pending.clear()
             self._forget_moves()
@@ -234,6 +235,7 @@ class Person:
         if code == "escape_cooldown":
             self.crowd.retire(self)
         elif code in ("no_table", "bad_invite") and key is not None and key[0] == "join":
+            self.crowd.watch.summary(key[1], "closed")  # it closed while this person was away
             if self.slot.table == key[1]:
                 self.slot.table = None
         elif code in ("not_seated", "already_seated") and self.ws is not None:
@@ -268,10 +270,11 @@ class Person:
         if slot.table is None:
             key = ("create", len(slot.tables), int(time.monotonic() // 5))
             if self.seat == 0 and self._once(key, 0.2):
+                options = self.crowd.table_options
                 if slot.solo is not None:
-                    await self._send("play_now", key, options=TABLE_OPTIONS, bot=slot.solo)
+                    await self._send("play_now", key, options=options, bot=slot.solo)
                 else:
-                    await self._send("create_table", key, options=TABLE_OPTIONS, seat=0)
+                    await self._send("create_table", key, options=options, seat=0)
             return
         join = ("join", slot.table, int(time.monotonic() // 5))
         if self._once(join, 0.2):
@@ -335,9 +338,17 @@ class Crowd:
     """Every person of the run: the slots, the nodes they use, the watch they report to."""
 
     def __init__(
-        self, nodes: Sequence[Node], watch: Watch, habits: Habits, rng: random.Random, trail: Path | None = None
+        self,
+        nodes: Sequence[Node],
+        watch: Watch,
+        habits: Habits,
+        rng: random.Random,
+        trail: Path | None = None,
+        table_options: dict[str, Any] | None = None,
     ) -> None:
         self.nodes = nodes
+        self.table_options = table_options or TABLE_OPTIONS
+        """The options of the tables the people make."""
         self._trail = trail.open("a") if trail is not None else None
         self.watch = watch
         self.habits = habits

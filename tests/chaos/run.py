@@ -32,7 +32,7 @@ from tests.chaos.checks import (
 )
 from tests.chaos.faults import KINDS, Cluster, Fault, Faults
 from tests.chaos.nodes import Node
-from tests.chaos.people import Crowd, Habits, make_slots
+from tests.chaos.people import TABLE_OPTIONS, Crowd, Habits, make_slots
 from tests.chaos.proxy import Proxy, Route
 from tests.chaos.services import Postgres, RedisProcess
 from tests.chaos.watch import Watch
@@ -59,6 +59,8 @@ class ChaosConfig:
     habits: Habits = field(default_factory=Habits)
     bot_delay: float = 0.1
     next_hand_delay: float = 0.3
+    review_seconds: float = 0.3
+    """The tables' review window (R33; a person's 撤牌 spree needs one when it follows last)."""
     warmup: float = 10.0
     keep: Path | None = None
     """A folder for the nodes' and PostgreSQL's logs to stay in (else a temporary one, removed)."""
@@ -97,7 +99,8 @@ class Report:
             f"{counts['dealt hands checked']} dealt hands); {self.watch_counts['states']} states, "
             f"{self.watch_counts['gaps']} gaps (sync), {self.watch_counts['stale states dropped']} stale states "
             f"dropped, {self.watch_counts['connections']} connections, "
-            f"{self.watch_counts['people replaced']} people replaced (escape or 撤牌 over 400)",
+            f"{self.watch_counts['people replaced']} people replaced (escape or 撤牌 over 400), "
+            f"{self.watch_counts['welcomed without their seat']} welcomed without their seat (R46, or the bus down)",
             "invariants (violations):",
         ]
         for kind in INVARIANTS:
@@ -168,7 +171,8 @@ async def cluster_of(config: ChaosConfig, workdir: Path, watch: Watch, rng: rand
         )
         for name in names
     ]
-    crowd = Crowd(nodes, watch, config.habits, rng, workdir / "people.log")
+    options = {**TABLE_OPTIONS, "review_seconds": config.review_seconds}
+    crowd = Crowd(nodes, watch, config.habits, rng, workdir / "people.log", options)
     try:
         await asyncio.gather(*(node.start() for node in nodes))
         yield Cluster(postgres, redis, proxy, nodes, crowd, config.lease)
@@ -202,9 +206,9 @@ async def _run(config: ChaosConfig, workdir: Path) -> Report:
         ended = time.time()
         await cluster.crowd.stop()
         findings = Findings()
-        await check_store(cluster.postgres.url, watch.ends, START_SILVER, findings)
+        still_open = await check_store(cluster.postgres.url, watch.ends, START_SILVER, findings)
         logs = {node.name: node.log_path for node in cluster.nodes}
-    return _report(config, workdir, watch, faults.done, findings, logs, (began, ended))
+    return _report(config, workdir, watch, faults.done, findings, logs, (began, ended), still_open)
 
 
 def _write_record(workdir: Path, watch: Watch, faults: Sequence[Fault]) -> None:
@@ -225,13 +229,14 @@ def _report(
     findings: Findings,
     logs: dict[str, Path],
     span: tuple[float, float],
+    still_open: set[str],
 ) -> Report:
     began, ended = span
     _write_record(workdir, watch, faults)
     for violation in watch.violations:
         findings.bad(violation.kind, violation.detail)
     limit = config.lease + STALL_MARGIN
-    found = stalls(watch.marks, ended)
+    found = stalls(watch.marks, ended, still_open)
     for stall in found:
         if stall.seconds > limit:
             kinds = sorted({fault.kind for fault in faults_during(stall, faults, config.lease)}) or ["none"]

@@ -14,6 +14,7 @@ import random
 import pytest
 
 from tests.chaos.faults import KINDS
+from tests.chaos.people import Habits
 from tests.chaos.run import ChaosConfig, run_chaos
 from tests.chaos.services import missing_services
 
@@ -30,7 +31,18 @@ SEED = 48
 async def test_every_fault_once_and_every_invariant_holds() -> None:
     order = list(KINDS)
     random.Random(SEED).shuffle(order)
-    config = ChaosConfig(seed=SEED, nodes=3, tables=4, lease=2.0, gap=(1.5, 3.0), order=tuple(order), warmup=4.0)
+    config = ChaosConfig(
+        seed=SEED,
+        nodes=3,
+        tables=4,
+        lease=2.0,
+        gap=(1.5, 3.0),
+        order=tuple(order),
+        warmup=4.0,
+        bot_delay=0.03,
+        review_seconds=0.1,
+        habits=Habits(think=(0.02, 0.1)),
+    )
     report = await run_chaos(config)
     summary = "\n".join(report.lines())
     assert sorted(fault.kind for fault in report.faults) == sorted(KINDS), summary

@@ -11,6 +11,7 @@ import collections
 import itertools
 import logging
 import time
+from collections.abc import Callable
 from datetime import UTC
 
 from sqlalchemy import select
@@ -30,8 +31,13 @@ log = logging.getLogger(__name__)
 class Clients:
     """The connections of this node (one live connection per account)."""
 
-    def __init__(self, services: Services, placement: Placement) -> None:
+    def __init__(self, services: Services, placement: Placement, seated_here: Callable[[int], SeatRef | None]) -> None:
         self.services = services
+        self.seated_here = seated_here
+        """Where an account sits at a table run on this node (asked while the bus is down)."""
+        self.seat_unknown: set[str] = set()
+        """Clients welcomed while the bus was down and no table here had them: their seats, if any,
+        are looked up when it is back."""
         self.placement = placement
         self.by_id: dict[str, Connection] = {}
         """client id → connection."""
@@ -58,6 +64,7 @@ class Clients:
 
     def disconnected(self, conn: Connection) -> None:
         """``conn`` closed: forget it (its place is the router's to end)."""
+        self.seat_unknown.discard(conn.id)
         if self.by_id.pop(conn.id, None) is not None:
             self.addresses[conn.address] -= 1
             if self.addresses[conn.address] <= 0:
@@ -133,8 +140,11 @@ class Clients:
                 bus.close_client(other, CLOSE_REPLACED, replaced)
             place = await bus.seat_of(account_id)
         except BusDown:
-            log.warning("hello of account %d: the bus is down; its seat is not known now", account_id)
-            return None
+            here = self.seated_here(account_id)
+            if here is None:
+                log.warning("hello of account %d: the bus is down; its seat is looked up when it is back", account_id)
+                self.seat_unknown.add(conn.id)
+            return here
         return place if place is not None and place.table_id else None  # an empty table id names no table
 
     def on_deliver(self, delivery: Delivery) -> None:

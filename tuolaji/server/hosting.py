@@ -25,7 +25,7 @@ from tuolaji.server.tablehost import TableHost
 from tuolaji.server.thinking import SLOW_BOTS
 from tuolaji.store.tablelog import OpenTable
 from tuolaji.wire.inbound import ProtocolError, parse_client_message, table_command
-from tuolaji.wire.nodes import Delivery, Envelope, TurnedAway
+from tuolaji.wire.nodes import Delivery, Envelope, SeatRef, TurnedAway
 from tuolaji.wire.outbound import dumps, protocol_error_message
 
 log = logging.getLogger(__name__)
@@ -202,6 +202,14 @@ class Hosting:
             for host in self.hosts.values()
             for client in [seat.client for seat in host.table.seats if seat.client] + sorted(host.table.watchers)
         ]
+
+    def seat_of(self, account_id: int) -> SeatRef | None:
+        """Where ``account_id`` sits at a table run here, if it does."""
+        for host in self.hosts.values():
+            seat = host.table.seat_of(account_id)
+            if seat is not None:
+                return SeatRef(host.id, seat)
+        return None
 
     def remote_incarnations(self) -> set[str]:
         """The other node processes whose clients sit at or watch the tables run here."""

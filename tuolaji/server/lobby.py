@@ -36,9 +36,9 @@ class Lobby:
     def __init__(self, services: Services) -> None:
         self.services = services
         self.placement = Placement()
-        self.clients = Clients(services, self.placement)
-        self.feed = LobbyFeed()
         self.hosting = Hosting(services)
+        self.clients = Clients(services, self.placement, self.hosting.seat_of)
+        self.feed = LobbyFeed()
         self.router = Router(self.clients, self.placement, self.feed, self.hosting, Courier(self.hosting))
         self.node = Node(tables=self.hosting, clients=self.clients, feed=self.feed, moves=self.router)
         """What the bus calls back."""

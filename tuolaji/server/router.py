@@ -10,6 +10,7 @@ from collections.abc import Coroutine
 from typing import Any
 
 from tuolaji.server.admission import Admission
+from tuolaji.server.bus import BusDown
 from tuolaji.server.clients import Clients
 from tuolaji.server.connection import Connection
 from tuolaji.server.courier import Courier
@@ -140,3 +141,21 @@ class Router:
         for table_id in self.placement.tables() - set(self.hosting.hosts):
             self.on_moved(table_id)
         self.hosting.resync_remote()
+        self._spawn(self._find_seats())
+
+    async def _find_seats(self) -> None:
+        """The clients welcomed while the bus was down go to their seats, if they have any (their
+        welcome said no table: the bus could not tell)."""
+        unknown, self.clients.seat_unknown = self.clients.seat_unknown, set()
+        for client in sorted(unknown):
+            conn = self.clients.by_id.get(client)
+            if conn is None or conn.account is None or self.placement.busy(client):
+                continue
+            try:
+                place = await self.hosting.bus.seat_of(conn.account.id)
+            except BusDown:
+                self.clients.seat_unknown.add(client)
+                continue
+            if place is not None and place.table_id:
+                self.placement.seated(client, place.table_id)
+                self._spawn(self._attach(conn, place.table_id, Envelope("attach", client, player_of(conn.account))))
