@@ -250,7 +250,8 @@ async def test_the_next_write_after_the_database_closed_the_writers_connection_s
         )
         async with db.engine.connect() as admin:
             killed = list((await admin.execute(others)).scalars())
-            await admin.execute(text("SELECT pg_terminate_backend(pid) FROM unnest(CAST(:pids AS integer[])) AS pid"), {"pids": killed})
+            terminate = text("SELECT pg_terminate_backend(pid) FROM unnest(CAST(:pids AS integer[])) AS pid")
+            await admin.execute(terminate, {"pids": killed})
             async with asyncio.timeout(30):  # until the server ended them (as a restart does)
                 while set((await admin.execute(others)).scalars()) & set(killed):
                     await admin.rollback()
