@@ -245,9 +245,7 @@ async def test_the_next_write_after_the_database_closed_the_writers_connection_s
     try:
         await log.create("t1", OPTIONS)
         await log.append(LogWrite("t1", 1, [act(1)]))
-        others = text(
-            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
+        others = text("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
         async with db.engine.connect() as admin:
             killed = list((await admin.execute(others)).scalars())
             terminate = text("SELECT pg_terminate_backend(pid) FROM unnest(CAST(:pids AS integer[])) AS pid")
