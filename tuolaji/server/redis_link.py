@@ -138,5 +138,5 @@ class RedisLink:
             yield pipe
 
     async def close(self) -> None:
-        """Disconnect."""
-        await self.redis.aclose()
+        """Disconnect, the pool's connections too (a client given its pool leaves it open otherwise)."""
+        await self.redis.aclose(close_connection_pool=True)

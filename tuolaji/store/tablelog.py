@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, delete, insert, select, update
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.sql import Executable
 
@@ -43,6 +44,10 @@ LINGER_SECONDS = 0.002
 """A batch of log writes waits this long for more before its transaction starts."""
 SLOW_WRITE_SECONDS = 1.0
 """A log write still waiting for the database after this long is reported (a warning in the server log)."""
+
+
+class CommitUnknown(Exception):
+    """A batch's commit failed on the way: whether the database committed it is not known."""
 
 
 class Fenced(Exception):
@@ -247,22 +252,44 @@ class TableLog:
                 self.writes += len(writes)
                 return [None] * len(writes)
             async with self.db.writing():
-                connection = await self._writer_connection()
                 try:
-                    async with connection.begin():
-                        if any(write.hand is not None for write in writes):
-                            async with AsyncSession(bind=connection, expire_on_commit=False) as session:
-                                results = await _write_batch(session, writes)
-                                await session.flush()
-                        else:
-                            results = await _write_rows(connection, writes)
-                except BaseException:
-                    await self._drop_connection()
-                    raise
+                    results = await self._transaction(writes)
+                except DBAPIError as error:
+                    # It failed before its commit, so nothing of it was written: the kept connection
+                    # was broken (the database restarted, the network dropped it). Once more, anew.
+                    log.warning("table log: a batch failed before its commit (%r); trying it again", error)
+                    results = await self._transaction(writes)
         finally:
             slow.cancel()
         self.commits += 1
         self.writes += len(writes)
+        return results
+
+    async def _transaction(self, writes: list[LogWrite]) -> list[Settled | Fenced | None]:
+        """Write ``writes`` in one transaction on the writer's connection (dropped after any failure).
+        A database error before the commit is raised as it is (nothing was written: the caller may
+        try again); one at the commit, when nobody knows whether it was committed, as
+        :class:`CommitUnknown`."""
+        connection = await self._writer_connection()
+        transaction = await connection.begin()
+        try:
+            if any(write.hand is not None for write in writes):
+                async with AsyncSession(bind=connection, expire_on_commit=False) as session:
+                    results = await _write_batch(session, writes)
+                    await session.flush()
+            else:
+                results = await _write_rows(connection, writes)
+        except BaseException:
+            await self._drop_connection()
+            raise
+        try:
+            await transaction.commit()
+        except DBAPIError as error:
+            await self._drop_connection()
+            raise CommitUnknown(str(error)) from error
+        except BaseException:
+            await self._drop_connection()
+            raise
         return results
 
 
