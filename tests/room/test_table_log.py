@@ -25,10 +25,12 @@ from tests.room.tablekit import (
     person,
     seat_people_and_bots,
     sends,
+    states_to,
 )
 from tuolaji.game.round import Phase
 from tuolaji.room.commands import (
     AddBot,
+    Attach,
     Detach,
     HandSettled,
     Join,
@@ -377,3 +379,17 @@ def test_options_of_the_rebuilt_table_are_kept() -> None:
     rebuilt = driver.rebuilt()
     assert rebuilt.options == options and rebuilt.summary()["levels"] == ["5", "5"]
     assert durable(rebuilt) == durable(driver.table)
+
+
+def test_a_table_rebuilt_after_a_failed_write_numbers_its_states_on() -> None:
+    """The host rebuilds a table from its log when a write failed; its clients saw the states up to
+    then, so the rebuilt table's states go on from there (a lower ``seq`` would look old to them)."""
+    driver = TableDriver(make_table())
+    seat_people_and_bots(driver, [1])
+    driver.start(1)
+    driver.run_until(lambda: driver.table.seq > 5)
+    seen = driver.table.seq
+    rebuilt = driver.rebuilt()
+    assert rebuilt.seq == seen
+    [full] = states_to(rebuilt.handle(Attach(client(1), person(1).id), driver.now), client(1))
+    assert full.full and full.seq == seen

@@ -97,13 +97,14 @@ def test_state_messages_equal_their_whole_encoding() -> None:
     views = round_.views(seats)
     clock = {"seat": 0, "ms": 1000}
     effect = SendState(RECIPIENTS, views, (), 4, 1, True, clock)
-    deliveries = Outgoing("t1").encode(effect)
+    deliveries = Outgoing("t1", epoch=3).encode(effect)
     for delivery, (client, seat) in zip(deliveries, RECIPIENTS, strict=True):
         assert delivery.client == client and delivery.change is None
         assert json.loads(delivery.text) == {
             "v": 2,
             "type": "state",
             "table_id": "t1",
+            "epoch": 3,  # the fencing token of the node that runs the table (docs/PROTOCOL.md §3)
             "hand": 1,
             "seq": 4,
             "full": True,

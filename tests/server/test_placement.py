@@ -65,3 +65,21 @@ def test_leaving_and_disconnecting() -> None:
     places.ask("n.3", "t4")
     assert places.forget("n.1") == {"t1"} and places.forget("n.3") == {"t4"}
     assert places.tables() == set() and places.forget("n.1") == set()
+
+
+def test_a_client_sent_to_its_table_waits_until_the_table_answers() -> None:
+    """After ``hello`` (or when its table moved) a client is sent to its table; until a ``table``
+    message from it arrives, the lobby sends it again (a message between nodes may be lost)."""
+    places = Placement()
+    places.seated("n.1", "t1")
+    assert places.waiting("n.1") == "t1"
+    places.apply("n.1", AtTable("t1", 2))  # the table took it back
+    assert places.waiting("n.1") is None
+    places.unheard("n.1")  # the table moved to another node: attached there again
+    assert places.waiting("n.1") == "t1"
+    places.apply("n.1", LeftTable("t1"))  # the seat was gone: nothing to wait for
+    assert places.waiting("n.1") is None and places.at("n.1") is None
+    places.unheard("n.2")  # a client at no table waits for nothing
+    assert places.waiting("n.2") is None
+    places.seated("n.3", "t2")
+    assert places.forget("n.3") == {"t2"} and places.waiting("n.3") is None

@@ -7,7 +7,7 @@ import asyncio
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import event, select, text
 
 from tuolaji.game.actions import DealCards
 from tuolaji.game.view import RoundResult
@@ -25,8 +25,8 @@ from tuolaji.room.entries import (
     entry_to_json,
 )
 from tuolaji.store.accounts import Accounts
-from tuolaji.store.db import Database
-from tuolaji.store.models import TableLogEntry
+from tuolaji.store.db import IDLE_IN_TRANSACTION_MS, Database
+from tuolaji.store.models import LiveTable, TableLogEntry
 from tuolaji.store.records import HandWrite, get_hand
 from tuolaji.store.tablelog import Fenced, LogWrite, TableLog
 
@@ -214,7 +214,30 @@ async def test_restoring_or_taking_over_tables_takes_the_same_few_queries_howeve
         statements.clear()
         taken = await log.take_many([*names, "unknown"])
         assert sorted(table.id for table in taken) == names and all(table.fence == 1 for table in taken)
-        assert len(statements) == 3, statements
+        assert len(statements) == 4, statements
+    finally:
+        await log.close()
+
+
+async def test_a_takeover_leaves_out_a_table_whose_old_owner_is_frozen_in_the_middle_of_a_write(db: Database) -> None:
+    """The old owner holds its tables' rows while it writes (``FOR UPDATE``); frozen in the middle of
+    a write it would hold them until it thawed. The takeover skips such a table rather than wait
+    (the next scan tries again), and PostgreSQL ends the frozen session within a lease."""
+    if db.engine.dialect.name != "postgresql":
+        pytest.skip("row locks are PostgreSQL's (SQLite writers take turns on the whole file)")
+    log = TableLog(db)
+    try:
+        await log.create("frozen", OPTIONS, fence=1)
+        await log.create("free", OPTIONS, fence=1)
+        async with db.engine.connect() as writer:
+            timeout = (await writer.execute(text("SHOW idle_in_transaction_session_timeout"))).scalar_one()
+            assert timeout == f"{IDLE_IN_TRANSACTION_MS // 1000}s"
+            await writer.execute(select(LiveTable.id).where(LiveTable.id == "frozen").with_for_update())
+            taken = await log.take_many(["frozen", "free"])
+            assert [(table.id, table.fence) for table in taken] == [("free", 2)]
+            await writer.rollback()  # the old owner thawed (or its session was ended)
+        [again] = await log.take_many(["frozen"])
+        assert (again.id, again.fence) == ("frozen", 2)
     finally:
         await log.close()
 
@@ -240,5 +263,31 @@ async def test_a_new_table_gets_the_smallest_number_no_open_table_holds(db: Data
         assert sorted(await asyncio.gather(log.create("t5", OPTIONS), log.create("t6", OPTIONS))) == [4, 5]
         numbers = {table.id: table.number for table in await log.open_tables()}
         assert numbers == {"t1": 1, "t3": 3, "t4": 2, "t5": 4, "t6": 5}
+    finally:
+        await log.close()
+
+
+async def test_the_next_write_after_the_database_closed_the_writers_connection_succeeds(db: Database) -> None:
+    """A database restart closes the connection the log's writer keeps between batches; the next
+    batch, however long after, opens a new one instead of failing on it (issue 48)."""
+    if db.engine.dialect.name != "postgresql":
+        pytest.skip("an SQLite file has no server to close the connection")
+    log = TableLog(db)
+    try:
+        await log.create("t1", OPTIONS)
+        await log.append(LogWrite("t1", 1, [act(1)]))
+        others = text("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        async with db.engine.connect() as admin:
+            killed = list((await admin.execute(others)).scalars())
+            terminate = text("SELECT pg_terminate_backend(pid) FROM unnest(CAST(:pids AS integer[])) AS pid")
+            await admin.execute(terminate, {"pids": killed})
+            async with asyncio.timeout(30):  # until the server ended them (as a restart does)
+                while set((await admin.execute(others)).scalars()) & set(killed):
+                    await admin.rollback()
+            await admin.rollback()
+        assert killed
+        await log.append(LogWrite("t1", 2, [act(2)]))
+        opened = await log.load("t1")
+        assert opened is not None and opened.entries == [act(1), act(2)]
     finally:
         await log.close()

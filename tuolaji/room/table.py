@@ -254,7 +254,11 @@ class Table(TableData):
         return table
 
     def rebuilt(self, entries: Iterable[Entry]) -> Table:
-        """This table (same id, options, config and players) rebuilt from ``entries``; nobody connected."""
-        return Table.restore(
+        """This table (same id, options, config and players) rebuilt from ``entries``; nobody connected.
+        Its ``seq`` goes on from this one's: its clients saw the states up to it, and a later state
+        numbered lower would look to them like one they had already seen (docs/PROTOCOL.md §3)."""
+        table = Table.restore(
             self.id, self.options, self.config, self._autoplayer, self._seeds, entries, self.table_number
         )
+        table.seq = self.seq
+        return table

@@ -10,6 +10,7 @@ nodes is typed in ``tuolaji.wire.nodes``.
 
 from __future__ import annotations
 
+import secrets
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -40,11 +41,12 @@ class HostedTables(Protocol):
     def lost(self, table_id: str) -> None:
         """This node no longer owns ``table_id`` (its lease went to another node)."""
 
-    def remote_nodes(self) -> set[str]:
-        """The other nodes whose clients sit at or watch the tables run here."""
+    def remote_incarnations(self) -> set[str]:
+        """The other node processes (:func:`incarnation_of`) whose clients sit at or watch the tables
+        run here."""
 
-    def nodes_gone(self, nodes: set[str]) -> None:
-        """Those nodes died: their clients at the tables run here are disconnected (R46)."""
+    def nodes_gone(self, incarnations: set[str]) -> None:
+        """Those node processes died: their clients at the tables run here are disconnected (R46)."""
 
     def open_for(self, opening: TableOpening) -> None:
         """A draining node asks this one to open a new table for its client."""
@@ -157,6 +159,10 @@ class Bus(ABC):
     """The link between nodes; see the module docstring."""
 
     node_id: str
+    incarnation: str
+    """This node process: ``NODE.BOOT``, its name and a token of its start. Its clients' ids begin
+    with it, so a node restarted under the same name never hands a new connection the id of one its
+    earlier process had (other nodes' tables may still be sending to that one)."""
     fenced: bool
     """Whether table log writes carry a fencing token (tables may move between nodes)."""
     cluster: Cluster
@@ -236,10 +242,25 @@ class Bus(ABC):
     def table_gone(self, table_id: str) -> None:
         """This node no longer runs ``table_id`` (closed, lost, or handed over by a drain)."""
 
+    @abstractmethod
+    def follow(self, table_id: str) -> None:
+        """Another node runs ``table_id`` now (this one lost it): this node's clients at it attach
+        there and get their full picture from it."""
+
 
 def node_of(client: str) -> str:
-    """The node a client id belongs to (client ids are ``NODE.N``)."""
+    """The node a client id belongs to (client ids are ``NODE.BOOT.N``)."""
     return client.partition(".")[0]
+
+
+def incarnation_of(client: str) -> str:
+    """The node process a client id belongs to: ``NODE.BOOT`` (see :attr:`Bus.incarnation`)."""
+    return client.rpartition(".")[0]
+
+
+def new_incarnation(node_id: str) -> str:
+    """A name for this process of node ``node_id``, unlike any other process's."""
+    return f"{node_id}.{secrets.token_hex(4)}"
 
 
 class LocalBus(Bus):
@@ -249,6 +270,7 @@ class LocalBus(Bus):
 
     def __init__(self, node_id: str, cooldown: EscapeCooldown | None = None) -> None:
         self.node_id = node_id
+        self.incarnation = new_incarnation(node_id)
         self._node: Node | None = None
         self._seats: dict[int, SeatRef] = {}
         self._cooldown = cooldown or EscapeCooldown()
@@ -321,6 +343,9 @@ class LocalBus(Bus):
     def table_gone(self, table_id: str) -> None:
         return None
 
+    def follow(self, table_id: str) -> None:
+        return None  # no other node can take a table
+
 
 class LocalCluster(Cluster):
     """One node's card room: itself alone."""
@@ -342,7 +367,8 @@ class LocalCluster(Cluster):
         raise AssertionError(f"one node has no other node {node!r} to open a table on")
 
     async def nodes(self) -> list[NodeStatus]:
-        return [NodeStatus(self.bus.node_id, self.draining, len(self.bus.node.tables.owned()))]
+        boot = self.bus.incarnation.partition(".")[2]
+        return [NodeStatus(self.bus.node_id, self.draining, len(self.bus.node.tables.owned()), boot)]
 
     async def owners(self, table_ids: Sequence[str]) -> dict[str, str | None]:
         here = self.bus.node.tables.owned()

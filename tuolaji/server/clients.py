@@ -12,6 +12,7 @@ import collections
 import itertools
 import logging
 import time
+from collections.abc import Callable
 from datetime import UTC
 from typing import Any, Protocol
 
@@ -44,8 +45,19 @@ class QueuePlaces(Protocol):
 class Clients:
     """The connections of this node (one live connection per account)."""
 
-    def __init__(self, services: Services, placement: Placement, queue: QueuePlaces) -> None:
+    def __init__(
+        self,
+        services: Services,
+        placement: Placement,
+        queue: QueuePlaces,
+        seated_here: Callable[[int], SeatRef | None],
+    ) -> None:
         self.services = services
+        self.seated_here = seated_here
+        """Where an account sits at a table run on this node (asked while the bus is down)."""
+        self.seat_unknown: set[str] = set()
+        """Clients welcomed while the bus was down and no table here had them: their seats, if any,
+        are looked up when it is back."""
         self.placement = placement
         self.queue = queue
         self.by_id: dict[str, Connection] = {}
@@ -59,8 +71,9 @@ class Clients:
         self._ids = itertools.count(1)
 
     def new_id(self) -> str:
-        """A fresh id for a connection: ``NODE.N``, so other nodes know where to send its messages."""
-        return f"{self.services.bus.node_id}.{next(self._ids)}"
+        """A fresh id for a connection: ``NODE.BOOT.N``, so other nodes know where to send its
+        messages (and no other process of this node ever had it: :attr:`Bus.incarnation`)."""
+        return f"{self.services.bus.incarnation}.{next(self._ids)}"
 
     def connected(self, conn: Connection, address: str) -> bool:
         """A new connection from ``address`` (before its hello); False if that address has too many."""
@@ -74,6 +87,7 @@ class Clients:
 
     def disconnected(self, conn: Connection) -> None:
         """``conn`` closed: forget it (its place is the router's to end)."""
+        self.seat_unknown.discard(conn.id)
         if self.by_id.pop(conn.id, None) is not None:
             self.addresses[conn.address] -= 1
             if self.addresses[conn.address] <= 0:
@@ -210,9 +224,12 @@ class Clients:
                 bus.close_client(other, CLOSE_REPLACED, replaced)
             place = await bus.seat_of(account_id)
         except BusDown:
-            fields = {"account": account_id, "connection": conn.id}
-            log.warning("hello: the bus is down; the account's seat is not known now", extra=fields)
-            return None
+            here = self.seated_here(account_id)
+            if here is None:
+                fields = {"account": account_id, "connection": conn.id}
+                log.warning("hello: the bus is down; the account's seat is looked up when it is back", extra=fields)
+                self.seat_unknown.add(conn.id)
+            return here
         return place if place is not None and place.table_id else None  # an empty table id names no table
 
     def on_deliver(self, delivery: Delivery) -> None:

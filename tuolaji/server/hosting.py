@@ -17,18 +17,18 @@ from collections.abc import Coroutine, Iterator, Sequence
 from typing import Any
 
 from tuolaji.game.options import TableOptions
-from tuolaji.room.commands import Attach, CloseTable, Command, Detach, Watch
+from tuolaji.room.commands import Attach, CloseTable, Command, Detach, Sync, Watch
 from tuolaji.room.table import Table, TableConfig
 from tuolaji.server.autoplay import make_autoplayer
-from tuolaji.server.bus import OwnedTable, node_of
+from tuolaji.server.bus import Bus, OwnedTable, incarnation_of
 from tuolaji.server.draining import Draining
 from tuolaji.server.openings import Openings
+from tuolaji.server.restoring import Restoring
 from tuolaji.server.services import Services
 from tuolaji.server.tablehost import TableHost
 from tuolaji.server.thinking import SLOW_BOTS
-from tuolaji.store.tablelog import OpenTable
 from tuolaji.wire.inbound import ProtocolError, parse_client_message, table_command
-from tuolaji.wire.nodes import Delivery, Envelope, TableOpening, TurnedAway
+from tuolaji.wire.nodes import Delivery, Envelope, SeatRef, TableOpening, TurnedAway
 from tuolaji.wire.outbound import dumps, protocol_error_message
 
 log = logging.getLogger(__name__)
@@ -62,6 +62,8 @@ class Hosting:
         """Whether this node drains, and its tables' way to other nodes."""
         self.openings = Openings(self, self.drain)
         """New tables, here or (while this node drains) on another node."""
+        self.restoring = Restoring(services, self.table_config, self._host, self.match_seed)
+        """Tables run again from their logs: at start-up, or taken over from another node."""
         self._seeds = match_seeds(config.seed)
         self._background: set[asyncio.Task[Any]] = set()
 
@@ -80,6 +82,7 @@ class Hosting:
         task.add_done_callback(self._background.discard)
 
     def _host(self, table: Table, next_seq: int, fence: int | None) -> TableHost:
+        """Run ``table`` here (a new one, or one restored from its log)."""
         host = TableHost(table, self.services, self, next_seq, fence)
         self.hosts[table.id] = host
         return host
@@ -112,74 +115,23 @@ class Hosting:
         """A while passed: a draining node hands over the tables it may give up now."""
         self.drain.tick()
 
-    # ------------------------------------------------------------------ restoring, adopting, losing
-
-    async def _run_restored(self, opened: OpenTable, fence: int | None) -> TableHost | None:
-        """Replay ``opened`` and run it here; None if its log cannot be replayed."""
-        try:
-            options = TableOptions.from_json(opened.options)
-            table = Table.restore(
-                opened.id, options, self.table_config, make_autoplayer, self.match_seed, opened.entries, opened.number
-            )
-        except Exception:
-            self.services.metrics.error("log_replay")
-            log.exception("the table's log could not be replayed; it stays closed", extra={"table": opened.id})
-            return None
-        host = self._host(table, opened.next_seq, fence)
-        for seat, player in table.players().items():
-            self.bus.seat_changed(player.id, table.id, seat)
-        self.bus.table_running(table.id)
-        await host.resume()
-        return host
-
-    async def _refresh_titles(self, hosts: list[TableHost]) -> None:
-        """Show the seated players' current titles at these restored tables (their accounts read at once)."""
-        accounts = await self.services.accounts.get_many(
-            {player.id for host in hosts for player in host.table.players().values()}
-        )
-        for host in hosts:
-            players = host.table.players().items()
-            host.refresh({seat: accounts[player.id] for seat, player in players if player.id in accounts})
-
-    async def restore(self) -> int:
-        """One node: restore every table whose log is open and go on with it; how many. (Many nodes
-        take tables over through the bus instead, :meth:`adopt`.)"""
-        if self.bus.fenced:
-            return 0
-        hosts: list[TableHost] = []
-        for opened in await self.services.table_log.open_tables():
-            host = await self._run_restored(opened, None)
-            if host is not None:
-                hosts.append(host)
-        await self._refresh_titles(hosts)
-        if self.hosts:
-            log.info("restored the open tables from their logs", extra={"tables": len(self.hosts)})
-        return len(self.hosts)
+    # ------------------------------------------------------------------ adopting, losing
 
     async def adopt(self, table_ids: Sequence[str]) -> set[str]:
-        """Take these tables over from their logs (their leases are this node's now): their fencing
-        tokens raised and their logs read in three queries, their seated accounts in one, however
-        many; the ids taken (a closed table's is not), none while the node stops or drains."""
-        if self.stopping or self.drain.on or not table_ids:
+        """Take these tables over from their logs (:meth:`Restoring.adopt`); none while the node stops
+        or drains."""
+        if self.stopping or self.drain.on:
             return set()
-        hosts: list[TableHost] = []
-        for opened in await self.services.table_log.take_many(table_ids):
-            host = await self._run_restored(opened, opened.fence)
-            if host is not None:
-                hosts.append(host)
-                self.services.metrics.takeovers.inc()
-                fields = {"table": opened.id, "hand": host.table.number, "fence": opened.fence}
-                log.warning("taken over from its log", extra=fields)
-        await self._refresh_titles(hosts)
-        return {host.table.id for host in hosts}
+        return await self.restoring.adopt(table_ids)
 
     def lost(self, table_id: str) -> None:
-        """Another node runs ``table_id`` now: stop serving it here."""
+        """Another node runs ``table_id`` now: stop serving it here; this node's clients at it attach
+        there once the step under way is done."""
         host = self.hosts.pop(table_id, None)
         if host is not None:
             self.services.metrics.lost("lease")
             host.stopped = True
-            self._spawn(host.stop())
+            self._spawn(_hand_over(host, self.bus))
 
     def table_closed(self, table_id: str) -> None:
         """A table here closed: it leaves the lobby list and its lease is given up."""
@@ -189,10 +141,12 @@ class Hosting:
         self.bus.table_gone(table_id)
 
     def table_lost(self, table_id: str) -> None:
-        """A table's log write was fenced off: another node runs it now."""
+        """A table's log write was fenced off: another node runs it now; this node's clients at it
+        attach there."""
         self.services.metrics.lost("fenced")
         self.hosts.pop(table_id, None)
         self.bus.table_gone(table_id)
+        self.bus.follow(table_id)
 
     async def open_table_ids(self) -> list[str]:
         """Every open table in the database."""
@@ -216,14 +170,29 @@ class Hosting:
             for client in [seat.client for seat in host.table.seats if seat.client] + sorted(host.table.watchers)
         ]
 
-    def remote_nodes(self) -> set[str]:
-        """The other nodes whose clients sit at or watch the tables run here."""
-        return {node_of(client) for _, client in self._attached()} - {self.bus.node_id}
+    def seat_of(self, account_id: int) -> SeatRef | None:
+        """Where ``account_id`` sits at a table run here, if it does."""
+        for host in self.hosts.values():
+            seat = host.table.seat_of(account_id)
+            if seat is not None:
+                return SeatRef(host.id, seat)
+        return None
 
-    def nodes_gone(self, nodes: set[str]) -> None:
-        """Those nodes died: their clients at the tables here are disconnected (R46)."""
+    def remote_incarnations(self) -> set[str]:
+        """The other node processes whose clients sit at or watch the tables run here."""
+        return {incarnation_of(client) for _, client in self._attached()} - {self.bus.incarnation}
+
+    def resync_remote(self) -> None:
+        """This node's link to the others was down: what it sent other nodes' clients at its tables
+        meanwhile was lost, so each of them gets the full picture again."""
         for host, client in self._attached():
-            if node_of(client) in nodes:
+            if incarnation_of(client) != self.bus.incarnation:
+                host.post(Sync(client))
+
+    def nodes_gone(self, incarnations: set[str]) -> None:
+        """Those node processes died: their clients at the tables here are disconnected (R46)."""
+        for host, client in self._attached():
+            if incarnation_of(client) in incarnations:
                 host.post(Detach(client))
 
     def on_command(self, table_id: str, envelope: Envelope) -> bool:
@@ -259,3 +228,9 @@ class Hosting:
         self.stopping = True
         await asyncio.gather(*(host.stop() for host in list(self.hosts.values())))
         self.hosts.clear()
+
+
+async def _hand_over(host: TableHost, bus: Bus) -> None:
+    """``host``'s table runs on another node now: stop it here, then attach this node's clients there."""
+    await host.stop()
+    bus.follow(host.id)

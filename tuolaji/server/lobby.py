@@ -45,7 +45,7 @@ class Lobby:
         self.feed = LobbyFeed()
         self.hosting = Hosting(services)
         self.quick = QuickMatch(self.hosting, self.placement, self.feed)
-        self.clients = Clients(services, self.placement, self.quick)
+        self.clients = Clients(services, self.placement, self.quick, self.hosting.seat_of)
         courier = Courier(self.hosting)
         self.router = Router(self.clients, self.placement, self.feed, self.hosting, courier, self.quick)
         self.moderation = Moderation(self.clients, self.hosting)
@@ -63,7 +63,7 @@ class Lobby:
     async def start(self) -> None:
         """Connect the bus and (one node) restore every open table from its log."""
         await self.services.bus.start(self.node)
-        await self.hosting.restore()
+        await self.hosting.restoring.restore()
         self._matching = asyncio.create_task(self.quick.matcher.run(), name="quick match")
 
     async def _stop_matching(self) -> None:

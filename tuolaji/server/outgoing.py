@@ -27,12 +27,15 @@ Spoken = Send | Refuse | Ack | SendState | SendSummary
 
 class Outgoing:
     """Encodes one table's messages; keep one per table (its view encoder caches the hand's tricks).
+    ``epoch`` is the owner's fencing token, which every ``state`` carries (docs/PROTOCOL.md §3: a
+    client drops a state of an older owner).
 
     Call :meth:`step` before each table step's effects, then :meth:`encode` on each of them in order.
     """
 
-    def __init__(self, table_id: str) -> None:
+    def __init__(self, table_id: str, epoch: int = 0) -> None:
         self.table_id = table_id
+        self.epoch = epoch
         self._views = ViewEncoder()
         self._shared: dict[tuple[str, int], tuple[dict[str, Any], str]] = {}
 
@@ -92,7 +95,13 @@ class Outgoing:
     def state_texts(self, effect: SendState) -> list[str]:
         """The ``state`` message of each recipient, as JSON text (the shared part encoded once)."""
         head = outbound.message_head(
-            "state", table_id=self.table_id, hand=effect.hand, seq=effect.seq, full=effect.full, clock=effect.clock
+            "state",
+            table_id=self.table_id,
+            epoch=self.epoch,
+            hand=effect.hand,
+            seq=effect.seq,
+            full=effect.full,
+            clock=effect.clock,
         )
         encoded = [(event.to, event_json(event)) for event in effect.events]
         views = effect.views

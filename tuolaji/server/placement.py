@@ -28,6 +28,8 @@ class Placement:
     def __init__(self) -> None:
         self._places: dict[str, Place] = {}
         self._pending: dict[str, str] = {}
+        self._unheard: set[str] = set()
+        """Clients sent to their table (attach, watch) that it has not answered yet."""
 
     def apply(self, client: str, change: PlaceChange | None) -> None:
         """A delivery for ``client`` moved it (``change`` None: it did not).
@@ -39,10 +41,12 @@ class Placement:
             case AtTable(table_id, seat):
                 self._places[client] = Place(table_id, seat is None)
                 self._pending.pop(client, None)
+                self._unheard.discard(client)
             case LeftTable(table_id):
                 place = self._places.get(client)
                 if place is not None and place.table_id == table_id:
                     del self._places[client]
+                    self._unheard.discard(client)
             case TurnedAway(table_id):
                 if self._pending.get(client) == table_id:
                     del self._pending[client]
@@ -73,8 +77,20 @@ class Placement:
         self._pending.pop(client, None)
 
     def seated(self, client: str, table_id: str) -> None:
-        """``client``'s account sits at ``table_id`` (the bus said so at its ``hello``)."""
+        """``client``'s account sits at ``table_id`` (the bus said so at its ``hello``); it attaches
+        there, and waits to hear from the table."""
         self._places[client] = Place(table_id, False)
+        self._unheard.add(client)
+
+    def unheard(self, client: str) -> None:
+        """``client`` attaches again to its table (which moved): it waits to hear from the table."""
+        if client in self._places:
+            self._unheard.add(client)
+
+    def waiting(self, client: str) -> str | None:
+        """The table ``client`` was sent to and has not heard from yet (a ``table`` message), if any."""
+        place = self._places.get(client)
+        return place.table_id if place is not None and client in self._unheard else None
 
     def stop_watching(self, client: str) -> None:
         """``client`` leaves the table it watches (a spectator's leave always succeeds)."""
@@ -85,6 +101,7 @@ class Placement:
     def forget(self, client: str) -> set[str]:
         """``client`` disconnected: the tables that must hear it (where it was, and where it asked to be)."""
         tables: set[str] = set()
+        self._unheard.discard(client)
         place = self._places.pop(client, None)
         if place is not None:
             tables.add(place.table_id)

@@ -52,9 +52,9 @@ class RedisInbox:
                 pubsub = redis.pubsub(ignore_subscribe_messages=True)
                 channels = (key("n", self._leases.node_id), key("lobby"), key("moved"), key("logout"), key("mod"))
                 await pubsub.subscribe(*channels)
-                beat = redis.pipeline(transaction=False)
-                self._leases.beat(beat)
-                await beat.execute()
+                async with redis.pipeline(transaction=False) as beat:
+                    self._leases.beat(beat)
+                    await beat.execute()
                 await self._leases.reassert(self._node)
                 restored = self._was_up
                 fields = {"redis": self._link.shown_url, "down_seconds": self._link.came_back()}

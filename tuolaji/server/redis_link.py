@@ -10,16 +10,19 @@ one line when Redis stops answering (the other parts log when it answers again).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.client import Pipeline
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.maint_notifications import MaintNotificationsConfig
 
 from tuolaji.server.bus import BusDown
 from tuolaji.server.metrics import NO_METRICS, Metrics
@@ -92,6 +95,11 @@ class RedisLink:
             decode_responses=True,
             socket_timeout=2.0,
             socket_connect_timeout=2.0,
+            # With maintenance notifications on (redis-py's default "auto"), the pool hands out an
+            # idle connection without checking that Redis has not closed it: after Redis restarted,
+            # or a node's connections were cut, each stale one failed its next call and the node
+            # took Redis for down again and again (issue 48). Off, a closed one is opened anew.
+            maint_notifications_config=MaintNotificationsConfig(enabled=False),
         )
         self.redis: Redis = Redis(connection_pool=pool)
         self.up = False
@@ -160,6 +168,13 @@ class RedisLink:
             else:
                 self.metrics.trip("write", time.perf_counter() - started)
 
+    @contextlib.asynccontextmanager
+    async def pipeline(self) -> AsyncIterator[Pipeline]:
+        """A pipeline (no transaction), given back to the pool however it ends (a pipeline whose
+        execution failed would otherwise keep its connection, and asyncio report it unclosed)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            yield pipe
+
     async def close(self) -> None:
-        """Disconnect."""
-        await self.redis.aclose()
+        """Disconnect, the pool's connections too (a client given its pool leaves it open otherwise)."""
+        await self.redis.aclose(close_connection_pool=True)

@@ -39,7 +39,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from tuolaji.server.bus import Bus, Cluster, Node, node_of
+from tuolaji.server.bus import Bus, Cluster, Node, new_incarnation, node_of
 from tuolaji.server.limits import EscapeCooldown
 from tuolaji.server.metrics import NO_METRICS, Metrics
 from tuolaji.server.redis_inbox import RedisInbox
@@ -88,8 +88,9 @@ class RedisBus(Bus):
         self.cooldown = cooldown or EscapeCooldown()
         """The escape policy; its state (strikes, waits) lives in Redis, shared by every node."""
         self.node_id = node_id
+        self.incarnation = new_incarnation(node_id)
         self.link = RedisLink(url, metrics)
-        self.leases = Leases(self.link, node_id, lease_ms, scan_seconds)
+        self.leases = Leases(self.link, self.incarnation, lease_ms, scan_seconds)
         self.cluster = RedisCluster(self.link, self.leases)
         self._node: Node | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -144,6 +145,9 @@ class RedisBus(Bus):
     def table_gone(self, table_id: str) -> None:
         self.leases.gone(table_id)
 
+    def follow(self, table_id: str) -> None:
+        self.node.moves.on_moved(table_id)
+
     # ------------------------------------------------------------------ seats, lobby, connections
 
     async def claim_seat(self, account_id: int, table_id: str) -> SeatRef | None:
@@ -166,13 +170,13 @@ class RedisBus(Bus):
         change = SummaryChange(table_id, summary)
 
         async def write() -> None:
-            pipe = self.link.redis.pipeline(transaction=False)
-            if summary is None:
-                pipe.hdel(key("lobby"), table_id)
-            else:
-                pipe.hset(key("lobby"), table_id, encode_summary(summary))
-            pipe.publish(key("lobby"), change.encode())
-            await pipe.execute()
+            async with self.link.pipeline() as pipe:
+                if summary is None:
+                    pipe.hdel(key("lobby"), table_id)
+                else:
+                    pipe.hset(key("lobby"), table_id, encode_summary(summary))
+                pipe.publish(key("lobby"), change.encode())
+                await pipe.execute()
 
         self.link.later(write)
 
@@ -192,10 +196,10 @@ class RedisBus(Bus):
         async def write() -> None:
             now = time.time()
             count = int(await redis.hincrby(escapes, "count", 1))
-            pipe = redis.pipeline(transaction=False)
-            pipe.hset(escapes, "until", str(now + self.cooldown.delay(count)))
-            pipe.expire(escapes, round(self.cooldown.forget_after))
-            await pipe.execute()
+            async with self.link.pipeline() as pipe:
+                pipe.hset(escapes, "until", str(now + self.cooldown.delay(count)))
+                pipe.expire(escapes, round(self.cooldown.forget_after))
+                await pipe.execute()
 
         self.link.later(write)
 

@@ -11,6 +11,7 @@ from collections.abc import Coroutine
 from typing import Any
 
 from tuolaji.server.admission import Admission
+from tuolaji.server.bus import BusDown
 from tuolaji.server.clients import Clients
 from tuolaji.server.connection import Connection
 from tuolaji.server.courier import Courier
@@ -32,6 +33,11 @@ from tuolaji.wire.inbound import (
 )
 from tuolaji.wire.nodes import Envelope
 from tuolaji.wire.outbound import message
+
+ATTACH_RETRY_SECONDS = 2.0
+"""A client sent to its table (after ``hello``, or when the table moved) that has not heard from the
+table after this long is sent again: between nodes the message may have been lost."""
+ATTACH_TRIES = 8
 
 
 class Router:
@@ -113,7 +119,20 @@ class Router:
         place = await self.clients.hello(conn, token, ref)
         if place is not None and conn.account is not None:
             self.placement.seated(conn.id, place.table_id)
-            await self.courier.send(place.table_id, Envelope("attach", conn.id, player_of(conn.account)))
+            envelope = Envelope("attach", conn.id, player_of(conn.account))
+            await self.courier.send(place.table_id, envelope)
+            self._spawn(self._until_heard(conn, place.table_id, envelope))
+
+    async def _until_heard(self, conn: Connection, table_id: str, envelope: Envelope) -> None:
+        """Send ``envelope`` (an attach or a watch) to ``table_id`` again while the client has not
+        heard from the table: a message between nodes may be lost (Redis restarting, a node's
+        connection cut), and a seat whose player came back unheard would be taken at the hand's end
+        (R46)."""
+        for _ in range(ATTACH_TRIES):
+            await asyncio.sleep(ATTACH_RETRY_SECONDS)
+            if conn.closed.is_set() or self.placement.waiting(conn.id) != table_id:
+                return
+            await self.courier.send(table_id, envelope)
 
     def disconnected(self, conn: Connection) -> None:
         """A connection closed: unsubscribe it and tell its table (R46), unless the server is stopping."""
@@ -137,10 +156,34 @@ class Router:
                 envelope = Envelope("watch", client, player, invite=self.feed.invite_of(table_id))
             else:
                 envelope = Envelope("attach", client, player)
-            self._spawn(self.courier.send(table_id, envelope))
+            self.placement.unheard(client)
+            self._spawn(self._attach(conn, table_id, envelope))
+
+    async def _attach(self, conn: Connection, table_id: str, envelope: Envelope) -> None:
+        await self.courier.send(table_id, envelope)
+        await self._until_heard(conn, table_id, envelope)
 
     def on_bus_restored(self) -> None:
         """Messages between nodes may have been lost: this node's clients at other nodes' tables get
-        their full picture again."""
+        their full picture again, and so do other nodes' clients at the tables here."""
         for table_id in self.placement.tables() - set(self.hosting.hosts):
             self.on_moved(table_id)
+        self.hosting.resync_remote()
+        self._spawn(self._find_seats())
+
+    async def _find_seats(self) -> None:
+        """The clients welcomed while the bus was down go to their seats, if they have any (their
+        welcome said no table: the bus could not tell)."""
+        unknown, self.clients.seat_unknown = self.clients.seat_unknown, set()
+        for client in sorted(unknown):
+            conn = self.clients.by_id.get(client)
+            if conn is None or conn.account is None or self.placement.busy(client):
+                continue
+            try:
+                place = await self.hosting.bus.seat_of(conn.account.id)
+            except BusDown:
+                self.clients.seat_unknown.add(client)
+                continue
+            if place is not None and place.table_id:
+                self.placement.seated(client, place.table_id)
+                self._spawn(self._attach(conn, place.table_id, Envelope("attach", client, player_of(conn.account))))

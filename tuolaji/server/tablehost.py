@@ -123,7 +123,7 @@ class TableHost:
         self._queue: asyncio.Queue[tuple[Command, float] | _Stop] = asyncio.Queue()
         """Commands, each with when it came (``time.perf_counter``), and the stop."""
         self._timer: asyncio.TimerHandle | None = None
-        self._outgoing = Outgoing(table.id)
+        self._outgoing = Outgoing(table.id, fence or 0)
         self._task = asyncio.create_task(self._run(), name=f"table {table.id}")
 
     @property

@@ -56,8 +56,22 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+IDLE_IN_TRANSACTION_MS = 5000
+"""PostgreSQL ends a session of ours whose transaction stays idle this long (none of ours waits
+between its statements). A process frozen in the middle of a write (stopped, swapped out, its host
+paused) would otherwise keep its row locks until it thawed, and with them another node from taking
+its tables over (``TableLog.take_many``); this way they are freed within a lease (issue 48)."""
+
+
+def _postgresql_settings(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute(f"SET idle_in_transaction_session_timeout = {IDLE_IN_TRANSACTION_MS}")
+    cursor.close()
+
+
 def make_engine(url: str) -> AsyncEngine:
-    """An async engine for ``url``; SQLite files get WAL, foreign keys and a busy timeout."""
+    """An async engine for ``url``; SQLite files get WAL, foreign keys and a busy timeout. Pooled
+    connections to another database are checked before use (a restarted server's are replaced)."""
     parsed = make_url(url)
     engine = create_async_engine(url, pool_pre_ping=parsed.get_backend_name() != "sqlite")
     if parsed.get_backend_name() == "sqlite":
@@ -65,6 +79,8 @@ def make_engine(url: str) -> AsyncEngine:
         if database and database != ":memory:":
             Path(database).parent.mkdir(parents=True, exist_ok=True)
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    elif parsed.get_backend_name() == "postgresql":
+        event.listen(engine.sync_engine, "connect", _postgresql_settings)
     return engine
 
 

@@ -30,7 +30,7 @@ from typing import Any, Protocol, cast
 
 from sqlalchemy import Table, Text, bindparam, delete, func, insert, literal, select, union, update
 from sqlalchemy import cast as sql_cast
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.sql import Executable
 
@@ -73,6 +73,10 @@ class LogWatcher(Protocol):
 
     def batch_failed(self, steps: int) -> None:
         """A batch of ``steps`` failed (none of it was written)."""
+
+
+class CommitUnknown(Exception):
+    """A batch's commit failed on the way: whether the database committed it is not known."""
 
 
 class Fenced(Exception):
@@ -193,19 +197,26 @@ class TableLog:
         return taken[0] if taken else None
 
     async def take_many(self, table_ids: Sequence[str]) -> list[OpenTable]:
-        """:meth:`take` for many tables, in three queries however many there are: the open ones among
-        ``table_ids``, taken."""
+        """:meth:`take` for many tables, in four queries however many there are: the open ones among
+        ``table_ids``, taken — but those whose log is being written right now (their row locked by a
+        writer: the old owner, perhaps frozen in the middle of its transaction), which are left for
+        a later try instead of holding up the others."""
         if not table_ids:
             return []
         async with self.db.writing(), self.db.sessions.begin() as session:
-            await session.execute(
-                update(LiveTable)
-                .where(LiveTable.id.in_(table_ids), LiveTable.open)
-                .values(fence=LiveTable.fence + 1)
-                .execution_options(synchronize_session=False)
-            )
+            free = select(LiveTable.id).where(LiveTable.id.in_(table_ids), LiveTable.open)
+            taken = list((await session.execute(free.with_for_update(skip_locked=True))).scalars())
+            if taken:
+                await session.execute(
+                    update(LiveTable)
+                    .where(LiveTable.id.in_(taken))
+                    .values(fence=LiveTable.fence + 1)
+                    .execution_options(synchronize_session=False)
+                )
+        if not taken:
+            return []
         async with self.db.sessions() as session:
-            return await _load_many(session, table_ids)
+            return await _load_many(session, taken)
 
     async def open_ids(self) -> list[str]:
         """The ids of every open table."""
@@ -219,7 +230,10 @@ class TableLog:
 
     async def _writer_connection(self) -> AsyncConnection:
         """The writer's own connection, kept between batches (a pool checkout, its reset and its return
-        cost more than a small batch itself); opened again after a failure."""
+        cost more than a small batch itself); opened again after a failure, or when the database closed
+        it meanwhile (a restart: found before the next batch fails on it, however long after)."""
+        if self._connection is not None and await _closed_by_server(self._connection):
+            await self._drop_connection()
         if self._connection is None:
             self._connection = await self.db.engine.connect()
         return self._connection
@@ -317,23 +331,55 @@ class TableLog:
                 self.writes += len(writes)
                 return [None] * len(writes)
             async with self.db.writing():
-                connection = await self._writer_connection()
                 try:
-                    async with connection.begin():
-                        if any(write.hand is not None for write in writes):
-                            async with AsyncSession(bind=connection, expire_on_commit=False) as session:
-                                results = await _write_batch(session, writes)
-                                await session.flush()
-                        else:
-                            results = await _write_rows(connection, writes)
-                except BaseException:
-                    await self._drop_connection()
-                    raise
+                    results = await self._transaction(writes)
+                except DBAPIError as error:
+                    # It failed before its commit, so nothing of it was written: the kept connection
+                    # was broken (the database restarted, the network dropped it). Once more, anew.
+                    log.warning(
+                        "table log: a batch failed before its commit; trying it again", extra={"error": repr(error)}
+                    )
+                    results = await self._transaction(writes)
         finally:
             slow.cancel()
         self.commits += 1
         self.writes += len(writes)
         return results
+
+    async def _transaction(self, writes: list[LogWrite]) -> list[Settled | Fenced | None]:
+        """Write ``writes`` in one transaction on the writer's connection (dropped after any failure).
+        A database error before the commit is raised as it is (nothing was written: the caller may
+        try again); one at the commit, when nobody knows whether it was committed, as
+        :class:`CommitUnknown`."""
+        connection = await self._writer_connection()
+        transaction = await connection.begin()
+        try:
+            if any(write.hand is not None for write in writes):
+                async with AsyncSession(bind=connection, expire_on_commit=False) as session:
+                    results = await _write_batch(session, writes)
+                    await session.flush()
+            else:
+                results = await _write_rows(connection, writes)
+        except BaseException:
+            await self._drop_connection()
+            raise
+        try:
+            await transaction.commit()
+        except DBAPIError as error:
+            await self._drop_connection()
+            raise CommitUnknown(str(error)) from error
+        except BaseException:
+            await self._drop_connection()
+            raise
+        return results
+
+
+async def _closed_by_server(connection: AsyncConnection) -> bool:
+    """Whether the driver knows its connection was closed from the other end (asyncpg does; a driver
+    that cannot tell is taken at its word), without a round trip."""
+    driver = (await connection.get_raw_connection()).driver_connection
+    is_closed = getattr(driver, "is_closed", None)
+    return bool(is_closed()) if callable(is_closed) else False
 
 
 async def opened_at(db: Database) -> dict[str, datetime]:

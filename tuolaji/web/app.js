@@ -21,6 +21,7 @@ import { RulesView } from "./rules.js";
 import { Socket } from "./socket.js";
 import * as sound from "./sound.js";
 import { LeaderboardView, ProfileView } from "./standings.js";
+import { StateStream } from "./stream.js";
 import { TableView, isMyMove, seatName, teamName } from "./table.js";
 import { cardsText } from "./words.js";
 
@@ -86,8 +87,8 @@ const state = {
   table: { summary: null, seat: null, view: null, clock: null },
   /** the hand number of the last state, and the table as it was when that hand began (for the settlement) */
   hand: -1,
-  /** The `seq` of the last `state` (PROTOCOL.md §3: a gap means messages were lost). @type {number|null} */
-  lastSeq: null,
+  /** The table's `state` stream: which states to show (PROTOCOL.md §3). */
+  stream: new StateStream(),
   /** @type {import("./table.js").TableSummary|null} */
   summaryAtStart: null,
   /** @type {[string, string]|null} */
@@ -451,8 +452,9 @@ function onMessage(msg) {
 /** @param {import("./socket.js").Message} msg a `state` message */
 function onState(msg) {
   const model = state.table;
-  if (!msg.full && state.lastSeq !== null && msg.seq > state.lastSeq + 1) socket.send("sync");
-  state.lastSeq = msg.seq;
+  const verdict = state.stream.accept(msg);
+  if (verdict === "show_and_sync" || verdict === "sync") socket.send("sync");
+  if (verdict === "drop" || verdict === "sync") return;
   if (msg.hand !== state.hand) {
     state.hand = msg.hand;
     state.summaryAtStart = model.summary;
@@ -592,7 +594,7 @@ async function onError(msg) {
 function resetTable() {
   state.table = { summary: null, seat: null, view: null, clock: null };
   state.hand = -1;
-  state.lastSeq = null;
+  state.stream.reset();
   state.summaryAtStart = null;
   state.levelsAtStart = null;
   state.escapeCost = null;

@@ -112,14 +112,16 @@ def decode_order(text: str) -> Order:
 
 @dataclass(frozen=True)
 class NodeStatus:
-    """A node as its heartbeat tells it: its name, whether it drains, how many tables it runs."""
+    """A node as its heartbeat tells it: its name, whether it drains, how many tables it runs, and
+    the start token of its process (``boot``; a node restarted under the same name has a new one)."""
 
     node: str
     draining: bool = False
     tables: int = 0
+    boot: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"node": self.node, "draining": self.draining, "tables": self.tables}
+        return {"node": self.node, "draining": self.draining, "tables": self.tables, "boot": self.boot}
 
     def encode(self) -> str:
         """Its text (a node's heartbeat value)."""
@@ -131,4 +133,4 @@ class NodeStatus:
         data = json.loads(text)
         if not isinstance(data, dict):
             return cls(node)
-        return cls(node, bool(data.get("draining", False)), int(data.get("tables", 0)))
+        return cls(node, bool(data.get("draining", False)), int(data.get("tables", 0)), str(data.get("boot", "")))
