@@ -10,11 +10,14 @@ balances against their lines, the tables' stalls and failovers, the nodes' logs.
   lines (:class:`Balances` has one implementation of each).
 - A table that should move by itself (a hand on, or the next one due) moves again within the lease
   plus 5 s of any fault: the stalls, each laid at the door of the faults it overlapped.
+- ``tuolaji admin audit``, the operator's own check of every balance against its ledger, finds
+  nothing wrong (issue 43; run by the code under test, when it has a ledger).
 - No error or traceback in a node's log that a fault does not explain (classified by kind).
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 import statistics
 from collections import Counter, defaultdict
@@ -329,3 +332,16 @@ def check_logs(logs: dict[str, Path], faults: Sequence[Fault], findings: Finding
             if not explained(record, faults):
                 findings.bad("errors no fault explains", f"{node} at {record.at:.1f}: {record.kind}")
     return kinds
+
+
+async def check_audit(python: str, code: Path, db_url: str, findings: Findings) -> None:
+    """Run the code under test's ``tuolaji admin audit`` on ``db_url`` (a database with a ledger):
+    a mismatch it reports, or its failing, is a violation."""
+    process = await asyncio.create_subprocess_exec(
+        python, "-m", "tuolaji.cli", "admin", "audit", "--db", db_url,
+        cwd=code, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    output, _ = await process.communicate()
+    findings.counts["tuolaji admin audit runs"] += 1
+    if process.returncode != 0:
+        findings.bad("tuolaji admin audit", output.decode(errors="replace").strip()[-2000:])

@@ -22,6 +22,7 @@ from pathlib import Path
 from tests.chaos.checks import (
     STALL_MARGIN,
     Findings,
+    check_audit,
     check_logs,
     check_store,
     failovers,
@@ -207,6 +208,8 @@ async def _run(config: ChaosConfig, workdir: Path) -> Report:
         await cluster.crowd.stop()
         findings = Findings()
         still_open = await check_store(cluster.postgres.url, watch.ends, START_SILVER, findings)
+        if findings.counts["balances checked against: ledger"]:
+            await check_audit(config.python, config.code, cluster.postgres.url, findings)
         logs = {node.name: node.log_path for node in cluster.nodes}
     return _report(config, workdir, watch, faults.done, findings, logs, (began, ended), still_open)
 

@@ -1,5 +1,6 @@
 """A short chaos run (issue 48): every kind of fault once, in a seeded order, on three nodes with
-four tables of scripted people and bots; every invariant must hold. The run is ``tests/chaos``, the
+four tables of scripted people and bots; every invariant must hold, and the operator's
+``tuolaji admin audit`` finds every balance equal to its ledger afterwards (issue 43). The run is ``tests/chaos``, the
 same one ``benchmarks/chaos.py`` runs for half an hour.
 
 It starts its own PostgreSQL and Redis (it restarts them); like the other PostgreSQL tests it runs
@@ -47,4 +48,5 @@ async def test_every_fault_once_and_every_invariant_holds() -> None:
     summary = "\n".join(report.lines())
     assert sorted(fault.kind for fault in report.faults) == sorted(KINDS), summary
     assert report.findings.counts["hand ends checked"] > 0 and report.watch_counts["states"] > 0, summary
+    assert report.findings.counts["tuolaji admin audit runs"] == 1, summary  # every balance against its ledger
     assert report.violations == {}, summary
