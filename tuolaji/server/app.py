@@ -30,6 +30,7 @@ from tuolaji.server import logs
 from tuolaji.server.api import Api, routes
 from tuolaji.server.config import ServerConfig
 from tuolaji.server.gauges import NodeGauges
+from tuolaji.server.heap import GcPauses
 from tuolaji.server.http_guard import SecurityHeaders, TrustedProxies, parse_networks
 from tuolaji.server.http_io import Handler
 from tuolaji.server.lobby import Lobby
@@ -81,6 +82,8 @@ class App:
             lobby = Lobby(services)
             gauges = NodeGauges(lobby)
             self.metrics.watch(gauges)
+            pauses = GcPauses(self.metrics)
+            pauses.install()
             try:
                 await services.accounts.purge_sessions()
                 await lobby.start()
@@ -91,6 +94,7 @@ class App:
                 await lobby.close()
                 await services.bus.close()
                 self.metrics.unwatch(gauges)
+                pauses.remove()
 
     async def prepare_shutdown(self) -> None:
         """Before the server closes its sockets: let the tables finish their steps and tell every client

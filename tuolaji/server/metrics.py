@@ -75,6 +75,7 @@ COMMIT_BUCKETS: Final = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 BATCH_BUCKETS: Final = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 TRIP_BUCKETS: Final = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
 THINK_BUCKETS: Final = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+GC_BUCKETS: Final = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 
 
 class Count(Protocol):
@@ -223,6 +224,13 @@ class Metrics:
         self.thinking_cpu = make.histogram(
             "tuolaji_thinking_cpu_seconds", "CPU a worker spent on one slow bot's move", THINK_BUCKETS
         )
+        self._gc_pauses = make.histograms(
+            "tuolaji_gc_pause_seconds",
+            "Collections of Python's cyclic garbage collector, by generation: the whole node waits for each",
+            "generation",
+            ("0", "1", "2"),
+            GC_BUCKETS,
+        )
 
     def _clients(self, make: _Maker) -> None:
         """Connections, refusals, closes, errors."""
@@ -272,6 +280,10 @@ class Metrics:
     def trip(self, kind: TripKind, seconds: float) -> None:
         """A Redis round trip took ``seconds``."""
         self._trips[kind].observe(seconds)
+
+    def gc_paused(self, generation: str, seconds: float) -> None:
+        """A collection of ``generation`` ("0", "1", "2") stopped the node for ``seconds``."""
+        self._gc_pauses[generation].observe(seconds)
 
     def redis_error(self, unreachable: bool) -> None:
         """Redis did not answer (``unreachable``) or answered with an error."""

@@ -97,12 +97,17 @@ def serve(config: ServerConfig) -> None:
     import uvicorn
 
     from tuolaji.server.app import create_app
+    from tuolaji.server.heap import freeze_start_up
     from tuolaji.server.wsframes import TextFramesProtocol
 
     app = create_app(config)
 
     class Server(uvicorn.Server):
         """uvicorn, telling the app before it closes the sockets (``server_restarting``)."""
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            freeze_start_up()  # the tables restored, the node serving: kept out of later collections
 
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             await app.prepare_shutdown()
