@@ -9,11 +9,13 @@ problem it finds as a sentence:
   timer, hand, action bar) and a shown toast. A dialog lies over the page by design and must fit the
   window; under a modal one nothing else is checked (its own buttons and text are);
 - **viewport**: a panel, a button or a card of the hand outside the window;
-- **clipped**: a seat or corner panel whose content is cut off (it scrolls, or is hidden);
+- **clipped**: a seat or corner panel whose content is cut off (it scrolls, or is hidden), a play on the felt
+  that runs out of the trick's area (where the felt is short, the trick's cards must shrink to fit it);
 - **covered**: a button that a tap at its centre would not reach (something lies over it);
 - **tap**: a button, link or field smaller than 40 × 28 CSS px (or 28 × 40), 離開 smaller than
   44 × 32, a card of the hand whose visible strip is under 28 × 40 or that taps spread over it miss
-  (measured while no card is selected: a selected card stands raised over the row above);
+  (measured while no card is selected: a selected card stands raised over the row above; a card being dealt
+  takes no taps until it lands);
 - **text**: visible text under 11 px (the SVG card faces are pictures, not text);
 - **missing**: at a table, one of the four seats, the trick's area or (while playing) the score not shown.
 
@@ -47,12 +49,14 @@ CARD_STRIPS = """() => {
         if (hit && hit.closest('.card') === card) hits += 1;
       }
     }
-    strips.push({code: card.dataset.code, width, height, hits, left: r.left, right: r.right, top: r.top});
+    const arriving = card.classList.contains('arrived');
+    strips.push({code: card.dataset.code, width, height, hits, arriving, left: r.left, right: r.right, top: r.top});
   }
   return strips;
 }"""
-"""Each hand card's visible strip (up to the next card of its row and the next row) and how many of nine
-points spread over that strip a tap would land on that very card (``elementFromPoint``)."""
+"""Each hand card's visible strip (up to the next card of its row and the next row), how many of nine
+points spread over that strip a tap would land on that very card (``elementFromPoint``) and whether the card
+is still arriving (being dealt: it drops into its place and takes no taps until it lands, 0.25 s)."""
 
 
 LAYOUT = r"""() => {
@@ -118,6 +122,15 @@ LAYOUT = r"""() => {
     }
   }
   if (atTable) {
+    const trick = screen.querySelector('.trick');
+    const area = trick.getBoundingClientRect();
+    const size = `${area.width.toFixed(0)}×${area.height.toFixed(0)}`;
+    for (const play of [...trick.querySelectorAll('.play')].filter(shown)) {
+      const r = play.getBoundingClientRect();
+      const out = r.left < area.left - EPS || r.top < area.top - EPS || r.right > area.right + EPS
+        || r.bottom > area.bottom + EPS;
+      if (out) problems.push(`clipped: ${name(play)} runs out of the trick's ${size} px area`);
+    }
     const seats = [...screen.querySelectorAll('.felt > .seat')].filter(shown);
     if (seats.length !== 4) problems.push(`missing: ${seats.length} of the 4 seats shown`);
     if (!shown(screen.querySelector('.trick'))) problems.push('missing: the trick\'s area');
@@ -181,7 +194,8 @@ def layout_problems(page: Page, strips: bool = True) -> list[str]:
     modal = page.locator("dialog[open]:modal").count()
     if strips and not modal and not page.locator("#hand .card.selected").count():
         for strip in page.evaluate(CARD_STRIPS):
-            if strip["width"] < 28 - 0.5 or strip["height"] < 40 - 0.5 or strip["hits"] < 9:
+            missed = strip["hits"] < 9 and not strip["arriving"]
+            if strip["width"] < 28 - 0.5 or strip["height"] < 40 - 0.5 or missed:
                 problems.append(
                     f"tap: hand card {strip['code']} shows a strip of {strip['width']:.0f}×{strip['height']:.0f} px"
                     f" where {strip['hits']} of 9 taps land"

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 375, "height": 812}
-MIN_STRIP = (26, 40)
+MIN_STRIP = (28, 40)
 """Issue 16: every card of a 54-card hand shows a strip at least this wide and tall (CSS px) that a tap lands on."""
 
 REPLAY_TAGS = """() => {
@@ -32,14 +32,17 @@ REPLAY_TAGS = """() => {
 
 
 def check_card_strips(player: Player) -> None:
-    """Each of the 54 cards shows a tappable strip of at least MIN_STRIP, inside the viewport (issue 16)."""
+    """Each of the 54 cards shows a tappable strip of at least MIN_STRIP, inside the viewport (issue 16), even
+    while the last cards dealt are still dropping into place (my first turn may come at once, R19): those take no
+    taps until they land, and nothing of them narrows or covers another card's strip."""
     strips = player.page.evaluate(CARD_STRIPS)
     assert len(strips) == 54
     width = player.page.viewport_size["width"] if player.page.viewport_size else 0
     narrowest = min(strip["width"] for strip in strips)
     shortest = min(strip["height"] for strip in strips)
     assert narrowest >= MIN_STRIP[0] and shortest >= MIN_STRIP[1], (narrowest, shortest)
-    assert all(strip["hits"] == 9 for strip in strips), [s for s in strips if s["hits"] < 9]
+    missed = [s for s in strips if s["hits"] < 9 and not s["arriving"]]
+    assert missed == [], missed
     assert all(strip["left"] >= 0 and strip["right"] <= width for strip in strips)
 
 

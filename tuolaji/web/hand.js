@@ -60,7 +60,7 @@ export class Hand {
       el.dataset.group = displayGroup(code, ctx);
       const left = previous.get(code) ?? 0;
       if (left > 0) previous.set(code, left - 1);
-      else if (dealing) el.classList.add("arrived");
+      else if (dealing) arrive(el);
       return el;
     });
     this.#render();
@@ -121,7 +121,7 @@ export class Hand {
       }
       cards.forEach((el, i) => {
         const newGroup = i > 0 && el.dataset.group !== cards[i - 1].dataset.group;
-        el.style.marginLeft = i === 0 ? "0px" : `${step - cardWidth + (newGroup ? gap : 0)}px`;
+        el.style.marginLeft = i === 0 ? "0px" : `${snapUp(step - cardWidth + (newGroup ? gap : 0))}px`;
       });
     }
   }
@@ -179,17 +179,22 @@ export class Hand {
     return rows;
   }
 
-  /** @returns {number} the width of one card in the fan, in CSS pixels */
+  /**
+   * The width of one card in the fan, in CSS pixels, as laid out to the fraction of a pixel (offsetWidth rounds,
+   * and a card 0.4 px wider than that would take 0.4 px off every strip). A card's transforms only ever move it
+   * up or down (raised when selected, dropping in when dealt), so its box keeps its width.
+   * @returns {number}
+   */
   #cardWidth() {
-    const card = this.root.querySelector(".card");
-    return card instanceof HTMLElement && card.offsetWidth > 0 ? card.offsetWidth : 64;
+    const width = this.root.querySelector(".card")?.getBoundingClientRect().width ?? 0;
+    return width > 0 ? width : 64;
   }
 
-  /** @returns {number} the width available to a row of cards */
+  /** @returns {number} the width available to a row of cards, to the fraction of a pixel */
   #innerWidth() {
     const style = getComputedStyle(this.root);
     const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
-    return (this.root.clientWidth || window.innerWidth) - padding;
+    return (this.root.getBoundingClientRect().width || window.innerWidth) - padding;
   }
 
   #resized() {
@@ -256,6 +261,26 @@ export class Hand {
     this.chosen = this.drag.before.map((was, i) => (i >= low && i <= high ? this.drag.mode : was));
     this.#paint();
   }
+}
+
+/**
+ * A card just dealt drops into its place (CSS `.arrived`): on its way it takes no taps (it passes over the row
+ * above, unseen at first), and once it has landed it is like any other card (a redraw does not deal it again).
+ * @param {HTMLElement} el
+ */
+function arrive(el) {
+  el.classList.add("arrived");
+  el.addEventListener("animationend", () => el.classList.remove("arrived"), { once: true });
+}
+
+/**
+ * Round a length up to the layout's grid (1/64 CSS px), so the browser keeps it as it is: a strip computed
+ * at 28 px is never drawn at 27.98.
+ * @param {number} px
+ * @returns {number}
+ */
+function snapUp(px) {
+  return Math.ceil(px * 64) / 64;
 }
 
 /**
