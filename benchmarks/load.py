@@ -360,6 +360,29 @@ def store_counters(db_url: str, redis: str | None) -> dict[str, float]:
     return counters
 
 
+GC_LONG = 0.05
+"""A garbage-collector pause this long or longer is counted as long (seconds; a bucket bound of
+``tuolaji_gc_pause_seconds``)."""
+
+
+def gc_pauses(bases: list[str]) -> tuple[float, float] | None:
+    """The nodes' garbage-collector pauses so far: seconds in all, and how many were long
+    (:data:`GC_LONG`), from their ``/metrics``; None for code that does not time them."""
+    total, long = 0.0, 0.0
+    found = False
+    for base in bases:
+        text = httpx.get(f"{base}/metrics", timeout=30).text
+        for line in text.splitlines():
+            if line.startswith("tuolaji_gc_pause_seconds_sum"):
+                total += float(line.rsplit(" ", 1)[1])
+                found = True
+            elif line.startswith("tuolaji_gc_pause_seconds_count"):
+                long += float(line.rsplit(" ", 1)[1])
+            elif line.startswith("tuolaji_gc_pause_seconds_bucket") and f'le="{GC_LONG}"' in line:
+                long -= float(line.rsplit(" ", 1)[1])
+    return (total, long) if found else None
+
+
 def run_once(
     tables: int,
     seconds: float,
@@ -404,9 +427,11 @@ def run_once(
             stores_before = store_counters(db_url, redis)
             clients_before = sum(sample(worker.pid or 0).cpu for worker in workers)
             machine_before = machine_busy()
+            gc_before = gc_pauses(bases)
             go.set()
             time.sleep(seconds)
             busy = [sample(server.pid) for server, _ in servers]
+            gc_after = gc_pauses(bases)
             stores_after = store_counters(db_url, redis)
             clients_after = sum(sample(worker.pid or 0).cpu for worker in workers)
             machine_after = machine_busy()
@@ -449,6 +474,8 @@ def run_once(
         "machine_cpu": machine,
         "server_rss_mb": sum(sample.rss for sample in busy) / 2**20,
         "kb_per_table": sum(sample.rss for sample in busy) / 1024 / tables,
+        "gc_ms_per_s": (gc_after[0] - gc_before[0]) / wall * 1000 if gc_after and gc_before else float("nan"),
+        "gc_long": gc_after[1] - gc_before[1] if gc_after and gc_before else float("nan"),
         **{f"{name}_per_s": (stores_after[name] - stores_before[name]) / wall for name in stores_after},
     }
 
@@ -562,6 +589,7 @@ def print_row(row: dict[str, Any], as_json: bool) -> None:
             f"{row['client_cpu']:10.0%}  {row['machine_cpu']:10.0%}  "
             f"{row['server_rss_mb']:6.0f}  {row['kb_per_table']:8.0f}  "
             + " ".join(f"{cpu:.0%}" for cpu in row["node_cpu"])
+            + f"  gc {row['gc_ms_per_s']:.1f} ms/s, {row['gc_long']:.0f} over {GC_LONG * 1000:.0f} ms"
             + "".join(
                 f"  {name.removesuffix('_per_s')} {row[name]:.0f}/s"
                 for name in row

@@ -28,6 +28,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
 from tests.chaos.nodes import Node
+from tests.chaos.observers import Observer
 from tests.chaos.watch import Message, Sight, Stream, Watch
 
 TABLE_OPTIONS = {"deal_interval_ms": 0, "bid_window_seconds": 0.5, "review_seconds": 0.3, "turn_seconds": 20}
@@ -356,6 +357,7 @@ class Crowd:
         self.slots: list[Slot] = []
         self.people: list[Person] = []
         self.retired: list[Person] = []
+        self.observers: list[Observer] = []
         self._tasks: set[asyncio.Task[Any]] = set()
         self.accounts: list[int] = []
 
@@ -398,9 +400,14 @@ class Crowd:
         self.later(person.run())
 
     async def fill(self, slots: Sequence[Slot]) -> None:
-        """Seat the people of ``slots``."""
+        """Seat the people of ``slots``, and put an observer of each on every node."""
         self.slots.extend(slots)
         await asyncio.gather(*(self.seat_person(slot, seat) for slot in slots for seat in slot.people_seats))
+        for slot in slots:
+            for node in self.nodes:
+                observer = Observer(self, slot, node)
+                self.observers.append(observer)
+                self.later(observer.run())
 
     def retire(self, person: Person) -> None:
         """``person`` escaped (R43, R32): it waits out its cool-down, so a new guest takes its seat."""
@@ -414,16 +421,21 @@ class Crowd:
         self.later(self.seat_person(person.slot, person.seat))
 
     def drop(self, node: Node) -> int:
-        """Cut every connection of the people to ``node``; how many."""
+        """Cut every connection of the people to ``node`` (and of the observers); how many people's."""
         dropped = [person for person in self.people if person.node is node]
         for person in dropped:
             person.drop()
+        for observer in self.observers:
+            if observer.node is node:
+                observer.drop()
         return len(dropped)
 
     async def stop(self) -> None:
         """Every person stops; their connections close."""
         for person in self.people:
             person.done = True
+        for observer in self.observers:
+            observer.done = True
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()

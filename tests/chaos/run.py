@@ -97,11 +97,13 @@ class Report:
             f"faults: {len(self.faults)} — " + ", ".join(f"{kind} {kinds[kind]}" for kind in KINDS),
             f"hands: {counts['hands stored']} stored; {self.watch_counts['hand ends seen']} hand ends seen by people "
             f"({counts['hand ends checked']} checked, {counts['tricks checked']} tricks, "
-            f"{counts['dealt hands checked']} dealt hands); {self.watch_counts['states']} states, "
+            f"{counts['dealt hands checked']} dealt hands); {self.watch_counts['states']} states "
+            f"({self.watch_counts['observer states']} of them to the tables' observers), "
             f"{self.watch_counts['gaps']} gaps (sync), {self.watch_counts['stale states dropped']} stale states "
             f"dropped, {self.watch_counts['connections']} connections, "
             f"{self.watch_counts['people replaced']} people replaced (escape or 撤牌 over 400), "
             f"{self.watch_counts['welcomed without their seat']} welcomed without their seat (R46, or the bus down)",
+            f"tuolaji admin audit runs: {counts['tuolaji admin audit runs']}",
             "invariants (violations):",
         ]
         for kind in INVARIANTS:
@@ -133,6 +135,7 @@ INVARIANTS = (
     "seq backwards without a full state",
     "states meant for another client",
     "first state of a new owner not full",
+    "tuolaji admin audit",
     "stalls over the limit",
     "errors no fault explains",
 )

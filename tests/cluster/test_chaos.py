@@ -48,5 +48,6 @@ async def test_every_fault_once_and_every_invariant_holds() -> None:
     summary = "\n".join(report.lines())
     assert sorted(fault.kind for fault in report.faults) == sorted(KINDS), summary
     assert report.findings.counts["hand ends checked"] > 0 and report.watch_counts["states"] > 0, summary
+    assert report.watch_counts["observer states"] > 0, summary  # the tables' own witnesses saw them move
     assert report.findings.counts["tuolaji admin audit runs"] == 1, summary  # every balance against its ledger
     assert report.violations == {}, summary

@@ -1,0 +1,121 @@
+"""The table's own witnesses in a chaos run: a spectator of each table company's current table on
+every node.
+
+The people of a table see it only through the node each is connected to, and a person whose node is
+stopped sees nothing until it finds another node — a table may go on meanwhile (R46: the seat plays
+in 託管) and close unseen. So that a stall measures the table and not one person's way back, each
+slot has an :class:`Observer` on every node, watching (``watch``) whatever table the slot's first
+person sits at now; the stream rules (``Watch.accept``) hold for their states as for the people's,
+and their progress marks count with the people's. A node's observer sees nothing while that node is
+stopped or down, and comes back to it when it answers again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import time
+from typing import TYPE_CHECKING
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import WebSocketException
+
+from tests.chaos.nodes import Node
+from tests.chaos.watch import Message, Stream
+
+if TYPE_CHECKING:
+    from tests.chaos.people import Crowd, Slot
+
+TICK = 0.1
+REWATCH = 2.0
+"""Seconds before a ``watch`` the server refused (the table closed or moves) is sent again."""
+
+
+class Observer:
+    """A spectator of ``slot``'s tables through ``node``; :meth:`run` until :attr:`done`."""
+
+    def __init__(self, crowd: Crowd, slot: Slot, node: Node) -> None:
+        self.crowd, self.slot, self.node = crowd, slot, node
+        self.name = f"o{slot.index}.{node.name}"
+        self.token: str | None = None
+        self.done = False
+        self.ws: ClientConnection | None = None
+        self.stream = Stream()
+        self.watching: str | None = None
+        self._asked = 0.0
+        self._ids = itertools.count(1)
+
+    async def run(self) -> None:
+        """Stay connected to this observer's node whenever it runs (until done)."""
+        while not self.done:
+            if self.node.answering:
+                with contextlib.suppress(OSError, TimeoutError, WebSocketException, httpx.HTTPError):
+                    if self.token is None:
+                        self.token = await self._guest()
+                    await self._session()
+            if not self.done:
+                await asyncio.sleep(0.5)
+
+    async def _guest(self) -> str:
+        """A guest account of its own, made on its node."""
+        async with httpx.AsyncClient(timeout=5) as http:
+            answer = await http.post(self.node.url + "/api/guest", json={})
+        answer.raise_for_status()
+        body = answer.json()
+        self.crowd.accounts.append(body["account"]["id"])
+        return str(body["token"])
+
+    def drop(self) -> None:
+        """Cut the connection at once (the node's sockets dropped)."""
+        if self.ws is not None:
+            self.ws.transport.abort()
+
+    async def _session(self) -> None:
+        async with connect(
+            self.node.ws_url, open_timeout=3, ping_interval=1.0, ping_timeout=2.5, close_timeout=1, max_size=None
+        ) as ws:
+            self.ws, self.stream, self.watching = ws, Stream(), None
+            try:
+                await self._send("hello", token=self.token or "")
+                while not self.done:
+                    try:
+                        text = await asyncio.wait_for(ws.recv(), TICK)
+                    except TimeoutError:
+                        text = None
+                    if text is not None:
+                        await self._on(json.loads(text))
+                    await self._follow()
+            finally:
+                self.ws = None
+
+    async def _send(self, kind: str, **fields: object) -> None:
+        if self.ws is not None:
+            await self.ws.send(json.dumps({"v": 2, "type": kind, "id": next(self._ids), **fields}))
+
+    async def _follow(self) -> None:
+        """Watch the slot's table of the moment (a new one when the company moved on)."""
+        table = self.slot.table
+        now = time.monotonic()
+        if table is not None and table != self.watching and now - self._asked > REWATCH:
+            self._asked = now
+            self.stream = Stream()
+            self.watching = table
+            await self._send("watch", table=table)
+
+    async def _on(self, msg: Message) -> None:
+        kind, watch = msg["type"], self.crowd.watch
+        if kind == "state" and msg["table_id"] == self.watching:
+            watch.counts["observer states"] += 1
+            if watch.accept(self.stream, msg, self.name) in ("gap", "refuse"):
+                await self._send("sync")
+        elif kind == "table" and msg["table"]["id"] == self.watching:
+            watch.summary(msg["table"]["id"], msg["table"]["state"])
+        elif kind == "left" and msg["table_id"] == self.watching:
+            if msg["reason"] == "closed":
+                watch.summary(msg["table_id"], "closed")
+            self.watching = None
+        elif kind == "error" and msg["code"] in ("no_table", "table_moving", "service_unavailable"):
+            self.watching = None  # asked again after REWATCH, if the slot still sits there
