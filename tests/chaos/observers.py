@@ -78,6 +78,7 @@ class Observer:
             self.node.ws_url, open_timeout=3, ping_interval=1.0, ping_timeout=2.5, close_timeout=1, max_size=None
         ) as ws:
             self.ws, self.stream, self.watching = ws, Stream(), None
+            self._note("connected")
             try:
                 await self._send("hello", token=self.token or "")
                 while not self.done:
@@ -89,7 +90,11 @@ class Observer:
                         await self._on(json.loads(text))
                     await self._follow()
             finally:
+                self._note(f"disconnected {ws.close_code}")
                 self.ws = None
+
+    def _note(self, text: str) -> None:
+        self.crowd.note(self.name, f"s{self.slot.index}.w", self.node, text)
 
     async def _send(self, kind: str, **fields: object) -> None:
         if self.ws is not None:
@@ -103,10 +108,13 @@ class Observer:
             self._asked = now
             self.stream = Stream()
             self.watching = table
+            self._note(f"> watch {table}")
             await self._send("watch", table=table)
 
     async def _on(self, msg: Message) -> None:
         kind, watch = msg["type"], self.crowd.watch
+        if kind in ("left", "error"):
+            self._note(f"< {kind} {msg.get('table_id', '')} {msg.get('reason') or msg.get('code')}")
         if kind == "state" and msg["table_id"] == self.watching:
             watch.counts["observer states"] += 1
             if watch.accept(self.stream, msg, self.name) in ("gap", "refuse"):

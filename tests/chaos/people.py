@@ -363,9 +363,12 @@ class Crowd:
 
     def trail(self, person: Person, text: str) -> None:
         """Note what ``person`` did or was told (the run's ``people.log``, for finding out why)."""
+        self.note(person.name, f"s{person.slot.index}.{person.seat}", person.node, text)
+
+    def note(self, who: str, where: str, node: Node | None, text: str) -> None:
+        """A line of the run's ``people.log``: ``who`` (at ``where``, through ``node``) did or was told ``text``."""
         if self._trail is not None:
-            node = person.node.name if person.node is not None else "-"
-            self._trail.write(f"{time.time():.3f} {person.name} s{person.slot.index}.{person.seat} {node} {text}\n")
+            self._trail.write(f"{time.time():.3f} {who} {where} {node.name if node is not None else '-'} {text}\n")
 
     def pick_node(self, rng: random.Random) -> Node | None:
         """Any node whose process runs (it may be paused: then the connection times out)."""
