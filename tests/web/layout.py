@@ -32,9 +32,23 @@ from playwright.sync_api import Page
 SIZES: tuple[tuple[int, int], ...] = ((375, 812), (812, 375), (768, 1024), (1280, 800), (1920, 1080))
 """A phone upright and on its side, a tablet, a laptop and a desktop (CSS px)."""
 
+PHONES: tuple[tuple[int, int], ...] = ((320, 568), (360, 640), (375, 667), (390, 844), (412, 915), (430, 932))
+ALL_SIZES: tuple[tuple[int, int], ...] = (
+    *PHONES,
+    *((h, w) for w, h in PHONES),
+    *SIZES,
+    (1024, 768),
+    (1366, 768),
+)
+
 CARD_STRIPS = """() => {
   const strips = [];
+  const hand = document.querySelector('#hand');
+  const scrolls = hand !== null && hand.scrollHeight > hand.clientHeight + 1;
+  const start = hand ? hand.scrollTop : 0;
   for (const card of document.querySelectorAll('#hand .card')) {
+    // A hand that scrolls in its own area (the smallest screens): each card is measured scrolled into view.
+    if (scrolls) card.scrollIntoView({block: 'nearest', inline: 'nearest'});
     const r = card.getBoundingClientRect();
     const next = card.nextElementSibling;
     const nextRow = card.parentElement.nextElementSibling;
@@ -50,13 +64,16 @@ CARD_STRIPS = """() => {
       }
     }
     const arriving = card.classList.contains('arrived');
-    strips.push({code: card.dataset.code, width, height, hits, arriving, left: r.left, right: r.right, top: r.top});
+    const outside = r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5;
+    strips.push({code: card.dataset.code, width, height, hits, arriving, outside, left: r.left, right: r.right, top: r.top});
   }
+  if (hand) hand.scrollTop = start;
   return strips;
 }"""
 """Each hand card's visible strip (up to the next card of its row and the next row), how many of nine
-points spread over that strip a tap would land on that very card (``elementFromPoint``) and whether the card
-is still arriving (being dealt: it drops into its place and takes no taps until it lands, 0.25 s)."""
+points spread over that strip a tap would land on that very card (``elementFromPoint``), whether the card
+is still arriving (being dealt: it drops into its place and takes no taps until it lands, 0.25 s) and whether it
+lies outside the window. In a hand that scrolls, each card is measured once scrolled into view."""
 
 
 LAYOUT = r"""() => {
@@ -113,10 +130,18 @@ LAYOUT = r"""() => {
       if (w > EPS && h > EPS) problems.push(`overlap: ${name(a)} and ${name(b)} (${w.toFixed(0)}×${h.toFixed(0)} px)`);
     }
   }
-  const boxed = atTable ? [...screen.querySelectorAll('.felt > .seat, .table-info, .score-box')] : [];
-  for (const el of modal ? [] : [...boxed, document.querySelector('#me')]) {
-    if (!shown(el)) continue;
-    if (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1) {
+  // Cut off: a seat or corner panel whose content overflows it, or any box that hides what overflows it on one
+  // side (not one that scrolls there, nor text that ends in "…", such as a long name) and has more than it shows.
+  const panel = (el) => el.matches('.felt > .seat, .table-info, .score-box, #me');
+  const hides = (value) => value === 'hidden' || value === 'clip';
+  const boxes = modal ? [] : [...document.querySelectorAll('.topbar, .topbar *, #reconnect')];
+  if (atTable) boxes.push(screen, ...screen.querySelectorAll(':scope *:not(svg, svg *, .card)'));
+  for (const el of boxes) {
+    const style = getComputedStyle(el);
+    const cut = style.textOverflow !== 'ellipsis';
+    const wide = (panel(el) || (cut && hides(style.overflowX))) && el.scrollWidth > el.clientWidth + 1;
+    const tall = (panel(el) || (cut && hides(style.overflowY))) && el.scrollHeight > el.clientHeight + 1;
+    if ((wide || tall) && shown(el)) {
       const whole = `${el.scrollWidth}×${el.scrollHeight}`;
       problems.push(`clipped: ${name(el)} shows ${el.clientWidth}×${el.clientHeight} of ${whole} px`);
     }
@@ -138,7 +163,13 @@ LAYOUT = r"""() => {
     if ((phase === 'playing' || phase === 'review') && !shown(screen.querySelector('.score-box'))) {
       problems.push('missing: the score');
     }
-    for (const card of screen.querySelectorAll('#hand .card')) {
+    // The hand scrolls in its own area only on the smallest screens (under 360 × 640, upright or on its side).
+    const hand = screen.querySelector('#hand');
+    const scrolls = hand && shown(hand) && hand.scrollHeight > hand.clientHeight + 1;
+    if (scrolls && Math.min(W, H) >= 360 && Math.max(W, H) >= 640) {
+      problems.push(`scroll: the hand shows ${hand.clientHeight} of its ${hand.scrollHeight} px and scrolls`);
+    }
+    for (const card of scrolls ? [] : screen.querySelectorAll('#hand .card')) {
       if (outside(card.getBoundingClientRect())) {
         problems.push(`viewport: hand card ${card.dataset.code} is outside the window`);
       }
@@ -146,6 +177,16 @@ LAYOUT = r"""() => {
   }
 
   // Taps: big enough, inside the window, not covered.
+  const scrollers = (el) => {
+    const found = [];
+    for (let node = el.parentElement; node; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      const scrolls = /auto|scroll/.test(style.overflowY + style.overflowX)
+        && (node.scrollHeight > node.clientHeight + 1 || node.scrollWidth > node.clientWidth + 1);
+      if (scrolls) found.push([node, node.scrollTop, node.scrollLeft]);
+    }
+    return found;
+  };
   const taps = [...root.querySelectorAll('button, select, input:not([type=hidden]), a[href], [role=button]')]
     .filter((el) => within(el) && shown(el));
   for (const tap of taps) {
@@ -157,12 +198,19 @@ LAYOUT = r"""() => {
     if (tap.dataset.action === 'leave' && (r.width < 44 - EPS || r.height < 32 - EPS)) {
       problems.push(`tap: ${name(el)} is ${r.width.toFixed(0)}×${r.height.toFixed(0)} px (under 44×32)`);
     }
-    if (outside(r)) { problems.push(`viewport: ${name(el)} is outside the window`); continue; }
-    const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
-    const hit = document.elementFromPoint(x, y);
-    if (hit && hit !== el && !el.contains(hit) && !(el.tagName === 'SELECT' && hit.closest('select') === el)) {
-      problems.push(`covered: ${name(el)} is under ${name(hit)}`);
+    // One in an area that scrolls (a long list) is checked scrolled into view, and the area scrolled back.
+    const scrolled = outside(r) ? scrollers(el) : [];
+    if (scrolled.length) el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+    const seen = scrolled.length ? el.getBoundingClientRect() : r;
+    if (outside(seen)) problems.push(`viewport: ${name(el)} is outside the window`);
+    else {
+      const x = (seen.left + seen.right) / 2, y = (seen.top + seen.bottom) / 2;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && hit !== el && !el.contains(hit) && !(el.tagName === 'SELECT' && hit.closest('select') === el)) {
+        problems.push(`covered: ${name(el)} is under ${name(hit)}`);
+      }
     }
+    for (const [area, top, left] of scrolled) { area.scrollTop = top; area.scrollLeft = left; }
   }
 
   // Text: nothing under 11 px.
@@ -195,6 +243,8 @@ def layout_problems(page: Page, strips: bool = True) -> list[str]:
     if strips and not modal and not page.locator("#hand .card.selected").count():
         for strip in page.evaluate(CARD_STRIPS):
             missed = strip["hits"] < 9 and not strip["arriving"]
+            if strip["outside"]:
+                problems.append(f"viewport: hand card {strip['code']} is outside the window")
             if strip["width"] < 28 - 0.5 or strip["height"] < 40 - 0.5 or missed:
                 problems.append(
                     f"tap: hand card {strip['code']} shows a strip of {strip['width']:.0f}×{strip['height']:.0f} px"
