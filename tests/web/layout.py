@@ -8,9 +8,14 @@ problem it finds as a sentence:
   (seats, the corner panels, the trick, each play), the table screen's rows (status line, bid buttons,
   timer, hand, action bar) and a shown toast. A dialog lies over the page by design and must fit the
   window; under a modal one nothing else is checked (its own buttons and text are);
-- **viewport**: a panel, a button or a card of the hand outside the window;
-- **clipped**: a seat or corner panel whose content is cut off (it scrolls, or is hidden), a play on the felt
-  that runs out of the trick's area (where the felt is short, the trick's cards must shrink to fit it);
+- **viewport**: a panel, a button or a card of the hand outside the window (a button in an area that scrolls,
+  such as a long list, or a card of a hand that scrolls, is checked scrolled into view);
+- **clipped**: a seat or corner panel whose content overflows it, any box of the top bar or the table that
+  hides part of what it holds (text cut off where it does not end in "…"; a box that scrolls is not cut off), a
+  play on the felt that runs out of the trick's area (where the felt is short, the trick's cards must shrink to
+  fit it);
+- **scroll**: the hand scrolls in its own area where the window is at least 360 × 640 (upright or on its side):
+  only on smaller phones may it (docs/CLIENT.md, "Screens");
 - **covered**: a button that a tap at its centre would not reach (something lies over it);
 - **tap**: a button, link or field smaller than 40 × 28 CSS px (or 28 × 40), 離開 smaller than
   44 × 32, a card of the hand whose visible strip is under 28 × 40 or that taps spread over it miss
@@ -19,8 +24,15 @@ problem it finds as a sentence:
 - **text**: visible text under 11 px (the SVG card faces are pictures, not text);
 - **missing**: at a table, one of the four seats, the trick's area or (while playing) the score not shown.
 
-:func:`check_sizes` runs it at each of :data:`SIZES` on one page (the window resized as a phone
-turns), for whatever the page shows now.
+:func:`check_sizes` runs it at each of a set of window sizes on one page (the window resized as a phone
+turns), for whatever the page shows now. Two sets:
+
+- :data:`ALL_SIZES`, the common real windows of phones and small tablets upright and on their side, from the
+  smallest (320 × 568) up, and laptops and desktops: 19 sizes. Checked by one test of their own
+  (tests/web/test_every_size.py), over the table's worst moments in the three languages;
+- :data:`SIZES`, five of them (a phone upright and on its side, a tablet, a laptop, a desktop), for the other
+  browser tests, which check their own moments and should stay quick; tests/web/test_hand_layout.py adds
+  :data:`SMALLEST`, where the hand's rows are fewest to a row and the hand scrolls.
 """
 
 from __future__ import annotations
@@ -33,13 +45,21 @@ SIZES: tuple[tuple[int, int], ...] = ((375, 812), (812, 375), (768, 1024), (1280
 """A phone upright and on its side, a tablet, a laptop and a desktop (CSS px)."""
 
 PHONES: tuple[tuple[int, int], ...] = ((320, 568), (360, 640), (375, 667), (390, 844), (412, 915), (430, 932))
+"""Common phones upright (CSS px): iPhone SE (1st), many Androids, iPhone SE 2/8, iPhone 12–15, Pixel/Galaxy,
+iPhone Pro Max."""
+
+SMALLEST: tuple[tuple[int, int], ...] = ((320, 568), (568, 320))
+"""The smallest phone upright and on its side: the hand of 54 cards scrolls in its own area there."""
+
 ALL_SIZES: tuple[tuple[int, int], ...] = (
     *PHONES,
-    *((h, w) for w, h in PHONES),
+    *((height, width) for width, height in PHONES),
     *SIZES,
     (1024, 768),
     (1366, 768),
 )
+"""Every size the table is checked at: :data:`PHONES` upright and on their side, the five :data:`SIZES`, a small
+tablet on its side or a small laptop (1024 × 768) and the commonest laptop (1366 × 768)."""
 
 CARD_STRIPS = """() => {
   const strips = [];
@@ -65,7 +85,8 @@ CARD_STRIPS = """() => {
     }
     const arriving = card.classList.contains('arrived');
     const outside = r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5;
-    strips.push({code: card.dataset.code, width, height, hits, arriving, outside, left: r.left, right: r.right, top: r.top});
+    strips.push({code: card.dataset.code, width, height, hits, arriving, outside, left: r.left, right: r.right,
+      top: r.top});
   }
   if (hand) hand.scrollTop = start;
   return strips;

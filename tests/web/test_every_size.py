@@ -3,15 +3,18 @@
 and on their side, tablets, laptops, desktops — in the three languages, at the table's worst moments:
 
 - the lobby;
-- the bid window after the deal (54 cards in hand, the bid buttons and 不叫: a real 600-second window, the
-  server started with a seed that leaves the player a bid);
-- the player's first turn mid-hand (54 cards, the turn timer, plays on the felt);
+- the bid window after the deal: 54 cards in hand, five bids to choose from and 不叫 (a real 600-second window,
+  the server started with a seed that leaves the player a bid; the bids rewritten on their way to the page);
+- the player's first turn (54 cards, the turn timer);
 - a trick's review window (R33) with the action bar at its fullest — 提醒, 撤牌 with its cost, 上一輪 — and
   54 cards in hand (the server's view rewritten on its way to the page: the longest bar the client can draw);
-- the same with the connection gone: the reconnect strip and the offline status line take more height.
+- a waiting room (who is ready, who is missing, the empty seats and their buttons);
+- the review window again with the connection gone: the reconnect strip and the offline status line take room.
 
 Each moment is held still while it is measured: once it shows, the page gets no more of the server's
-frames (the picture stays as it was, however long the checks take).
+frames (the picture stays as it was, however long the checks take). On the smallest phone (320 × 568) the
+hand scrolls in its own area (docs/CLIENT.md, "Screens"): a finger's swipe scrolls it and selects nothing, a
+tap still selects.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, WebSocketRoute, expect
+from playwright.sync_api import Browser, Page, ViewportSize, WebSocketRoute, expect
 
 from tests.live_server import LiveServer
 from tests.web.client import Player
@@ -36,10 +39,7 @@ pytestmark = pytest.mark.browser
 LANGUAGES = ("en", "zh-Hans", "zh-Hant")
 """English first: its labels are usually the longest."""
 
-FORM = {"bid_window_seconds": "600", "deal_interval_ms": "0", "review_seconds": "60", "turn_seconds": "600"}
-"""A bid window and a turn that outlast the checks; a review window after each trick (R33)."""
-
-FIVE_GROUPS, _, _ = WORST_HANDS["five groups"]
+FIVE_GROUPS = WORST_HANDS["five groups"][0]
 
 
 class Frames:
@@ -66,23 +66,37 @@ class Frames:
         upstream.on_message(to_page)
 
 
-def fullest_review(view: dict[str, Any]) -> None:
-    """In the first trick's review window: 54 cards in hand, 提醒 and 撤牌 offered and a trick before it to show
-    with 上一輪 (this one, as the second trick's review would have it): the longest action bar."""
+FIVE_BIDS = [{"suit": suit, "count": count} for suit, count in (("S", 1), ("S", 2), ("H", 1), ("C", 1), ("D", 1))]
+"""What a hand of two ♠ and one each of ♥ ♣ ♦ of the level's rank may bid while nobody has (R16): a common deal."""
+
+
+def fullest(view: dict[str, Any]) -> None:
+    """The moments at their fullest. The bid window: nobody has bid yet and five bids to choose from. The first
+    trick's review window: 54 cards in hand, 提醒 and 撤牌 offered and a trick before it to show with 上一輪 (this
+    one, as the second trick's review would have it): the longest action bar."""
+    if view["phase"] == "bidding":
+        view["bid_options"] = FIVE_BIDS
+        view["bid"] = None
+        view["bids"] = []
     if view["phase"] == "review":
         view["hand"] = FIVE_GROUPS
         view["can_remind"] = True
         view["can_retract"] = True
         trick = view["trick"]
         view["last_trick"] = view["last_trick"] or {
-            "leader": trick[0]["seat"], "plays": trick, "winner": trick[0]["seat"], "points": 0, "multiplier": 1
+            "leader": trick[0]["seat"],
+            "plays": trick,
+            "winner": trick[0]["seat"],
+            "points": 0,
+            "multiplier": 1,
         }
 
 
-SMALLEST = {"width": 320, "height": 568}
+SMALLEST: ViewportSize = {"width": 320, "height": 568}
 """The smallest phone: 54 cards at 28 × 40 px strips do not fit beside the felt, the hand scrolls in its own area."""
 SHOTS = ((320, 568), (568, 320), (360, 640))
 """Screenshots of the review window at the smallest phones (docs/screenshots/table-WxH.png)."""
+
 
 def swipe_scrolls_the_smallest_hand(page: Page) -> None:
     """At 320 × 568 the hand of 54 cards scrolls in its own area: a finger's swipe up scrolls it and selects
@@ -112,6 +126,20 @@ def swipe_scrolls_the_smallest_hand(page: Page) -> None:
     expect(page.locator("#hand .card.selected")).to_have_count(0)
 
 
+def waiting_room(browser: Browser, server: LiveServer, screenshots: Path) -> dict[str, list[str]]:
+    """The layout checker's problems in a waiting room (someone else's new table: who is ready, who is missing,
+    the empty seats with their buttons) at every size in every language."""
+    page = browser.new_page(locale="en-GB")
+    player = Player(page, server.url, screenshots)
+    player.enter_as_guest()
+    player.fill_create_form().locator("button[value=create]").click()
+    expect(page.locator(".waiting-list li")).to_have_count(4)
+    found = every_size_and_language(page)
+    assert player.errors == []
+    page.close()
+    return found
+
+
 def every_size_and_language(page: Page) -> dict[str, list[str]]:
     """The layout checker's problems at each of :data:`ALL_SIZES` in each language ("en 375x667" → problems)."""
     found: dict[str, list[str]] = {}
@@ -126,6 +154,7 @@ def test_the_table_at_every_size_in_every_language(browser: Browser, tmp_path: P
     seed = next(seed for seed in range(200) if bid_left_at_seat_0(seed))
     args = ("--bot-delay", "0.03", "--log-level", "info", "--seed", str(seed))
     frames = Frames()
+    frames.edit = fullest
     found: dict[str, dict[str, list[str]]] = {}
     with LiveServer(tmp_path / "db.sqlite3", args) as server:
         page = browser.new_page(viewport={"width": 375, "height": 667}, locale="en-GB", has_touch=True)
@@ -133,10 +162,12 @@ def test_the_table_at_every_size_in_every_language(browser: Browser, tmp_path: P
         player = Player(page, server.url, screenshots)
         player.enter_as_guest()
         found["lobby"] = every_size_and_language(page)
-        player.start_with_bots(**FORM)
+        # A bid window and a turn that outlast the checks, a review window after each trick (R33).
+        player.start_with_bots(bid_window_seconds="600", deal_interval_ms="0", review_seconds="60", turn_seconds="600")
         table = page.locator("#table-screen")
         expect(table).to_have_attribute("data-phase", "bidding")
         expect(page.locator(".bid-bar [data-action=pass]")).to_be_visible()
+        expect(page.locator(".bid-bar [data-action=bid]")).to_have_count(len(FIVE_BIDS))
         assert player.hand_size() == 54
         frames.frozen = True
         found["bid window"] = every_size_and_language(page)
@@ -148,7 +179,6 @@ def test_the_table_at_every_size_in_every_language(browser: Browser, tmp_path: P
         assert player.hand_size() == 54
         found["my turn"] = every_size_and_language(page)
         frames.frozen = False
-        frames.edit = fullest_review
         page.locator("[data-action=hint]").click()
         page.locator("[data-action=play]").click()  # then the trick's review window (R33)
         expect(table).to_have_attribute("data-phase", "review")
@@ -163,6 +193,7 @@ def test_the_table_at_every_size_in_every_language(browser: Browser, tmp_path: P
             settle(page)
             player.shot(f"table-{width}x{height}")
         swipe_scrolls_the_smallest_hand(page)
+        found["waiting room"] = waiting_room(browser, server, screenshots)
         server.stop()
         expect(page.locator("#reconnect")).to_be_visible()
         found["offline"] = every_size_and_language(page)

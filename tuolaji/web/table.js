@@ -37,6 +37,9 @@ addStrings({
   review_retract: ["复核 {s} 秒：撤牌扣 {n} 分", "複核 {s} 秒：撤牌扣 {n} 分", "Review {s}s: retracting costs {n} pts"],
   turn_left: ["{s} 秒", "{s} 秒", "{s}s"],
   phrases_short: ["说话", "說話", "Say"],
+  bid_show_kind: ["亮主：", "亮主：", "Bid:"],
+  bid_reinforce_kind: ["加固：", "加固：", "Reinforce:"],
+  bid_overturn_kind: ["反主：", "反主：", "Overturn:"],
 });
 
 /** How long a quick phrase shows by its speaker's seat (ms). */
@@ -551,13 +554,16 @@ export class TableView {
     this.bids.replaceChildren();
     this.bids.hidden = !open;
     if (!open || !view) return;
+    // Every option is the same kind of bid (亮主, 加固 or 反主): it is said once, and each button shows its cards.
+    const key = !view.bid ? "bid_show" : view.bid.seat === seat ? "bid_reinforce" : "bid_overturn";
+    if (view.bid_options.length) this.bids.append(h("span.bid-kind", {}, t(`${key}_kind`)));
     for (const option of view.bid_options) {
-      const key = !view.bid ? "bid_show" : view.bid.seat === seat ? "bid_reinforce" : "bid_overturn";
       const red = "HD".includes(option.suit);
+      const label = t(key, { bid: bidLabel(option) });
       this.bids.append(h(`button.bid${red ? ".red" : ""}`, {
-        onclick: () => this.handlers.bid(option.suit, option.count), disabled: !this.online,
+        onclick: () => this.handlers.bid(option.suit, option.count), disabled: !this.online, title: label, "aria-label": label,
         dataset: { action: "bid", suit: option.suit, count: String(option.count) },
-      }, t(key, { bid: bidLabel(option) })));
+      }, bidLabel(option)));
     }
     // R19: after the deal, 不叫 closes the window once every seat has said it or cannot bid.
     if (view.phase === "bidding" && view.bid_options.length && seat !== null && !view.passes?.[seat]) {
