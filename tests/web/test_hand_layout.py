@@ -1,5 +1,7 @@
 """Issue 44: whatever the deal, every card of a 54-card hand shows a strip of at least 28 × 40 CSS px that a tap
-lands on, at every screen size of tests/web/layout.py, and the table around the hand keeps its panels apart.
+lands on, at the five screen sizes of tests/web/layout.py and the smallest phone upright and on its side (where the
+hand scrolls in its own area: each card is measured scrolled into view), and the table around the hand keeps its
+panels apart.
 
 The hands are laid out by the client's own ``Hand`` (hand.js) in the table's own hand slot of a real table in
 play against bots on a real server: the table's hand element is taken out of the page (the table goes on drawing
@@ -20,7 +22,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.live_server import LiveServer
 from tests.web.client import Player
-from tests.web.layout import CARD_STRIPS, SIZES, layout_problems, settle
+from tests.web.layout import CARD_STRIPS, SIZES, SMALLEST, layout_problems, settle
 
 pytestmark = pytest.mark.browser
 
@@ -215,7 +217,7 @@ def test_every_hand_card_shows_a_tappable_strip_at_every_size(
     random_hands = skewed_hands(40, seed=44)
     rng = random.Random(44)
     found: dict[str, Any] = {}
-    for width, height in SIZES:
+    for width, height in (*SIZES, *SMALLEST):
         page.set_viewport_size({"width": width, "height": height})
         for what, problems in (
             ("worst hands", worst_hand_problems(page)),
@@ -230,7 +232,7 @@ def test_every_hand_card_shows_a_tappable_strip_at_every_size(
     # window's height, and on a phone the felt's trick area gets shorter than three rows of trick cards.
     server.stop()
     expect(page.locator("#reconnect")).to_be_visible()
-    for width, height in SIZES:
+    for width, height in (*SIZES, *SMALLEST):
         page.set_viewport_size({"width": width, "height": height})
         problems = worst_hand_problems(page)
         if problems:

@@ -68,10 +68,10 @@ def test_wrong_follow_is_silent_retract_shows_its_cost_and_laogai_follows(
     expect(dialog).to_be_hidden()
     # 撤牌 says what it costs before it is done: 10 points a card (R31).
     retract = page.locator("[data-action=retract]")
-    expect(retract).to_have_text(f"撤牌（扣 {10 * count} 分）")
+    expect(retract).to_have_text(f"撤牌扣{10 * count}分")
     expect(retract).to_have_attribute("data-cost", str(10 * count))
     timer = page.locator("#turn-timer[data-kind=review]")
-    expect(timer).to_contain_text(re.compile(rf"複核 \d\.\d 秒：跟錯了可以撤牌（扣 {10 * count} 分）"))
+    expect(timer).to_contain_text(re.compile(rf"複核 \d\.\d 秒：撤牌扣 {10 * count} 分"))
     player.shot("retract-cost")
     retract.click()
     page.wait_for_function(f"() => document.querySelectorAll('#hand .card').length === {size}")

@@ -33,7 +33,7 @@ export class Hand {
     root.addEventListener("pointerdown", (e) => this.#down(e));
     root.addEventListener("pointermove", (e) => this.#move(e));
     root.addEventListener("pointerup", (e) => this.#up(e));
-    root.addEventListener("pointercancel", (e) => this.#up(e));
+    root.addEventListener("pointercancel", (e) => this.#cancel(e));
     new ResizeObserver(() => this.#resized()).observe(root);
   }
 
@@ -190,11 +190,17 @@ export class Hand {
     return width > 0 ? width : 64;
   }
 
-  /** @returns {number} the width available to a row of cards, to the fraction of a pixel */
+  /**
+   * The width available to a row of cards, to the fraction of a pixel: the hand's width less its padding, its
+   * borders and a scroll bar (where the hand scrolls and the scroll bar takes room).
+   * @returns {number}
+   */
   #innerWidth() {
     const style = getComputedStyle(this.root);
     const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
-    return (this.root.getBoundingClientRect().width || window.innerWidth) - padding;
+    const borders = parseFloat(style.borderLeftWidth) + parseFloat(style.borderRightWidth);
+    const bar = Math.max(0, this.root.offsetWidth - this.root.clientWidth - borders);
+    return (this.root.getBoundingClientRect().width || window.innerWidth) - padding - borders - bar;
   }
 
   #resized() {
@@ -202,6 +208,12 @@ export class Hand {
     const wanted = this.#rows().map((row) => row.length).join(",");
     if (this.cards.length > 0 && shown !== wanted) this.#render();
     else this.layout();
+    this.#markScrolling();
+  }
+
+  /** Mark a hand taller than its area (`.scrolls`: a finger's swipe up or down then scrolls it). */
+  #markScrolling() {
+    this.root.classList.toggle("scrolls", this.root.scrollHeight > this.root.clientHeight + 1);
   }
 
   #render() {
@@ -215,6 +227,7 @@ export class Hand {
     this.root.dataset.rows = String(rows.length);
     this.#paint();
     this.layout();
+    this.#markScrolling();
   }
 
   #paint() {
@@ -251,6 +264,17 @@ export class Hand {
     if (!this.drag || e.pointerId !== this.drag.pointer) return;
     this.drag = null;
     this.onChange(this.selected());
+  }
+
+  /**
+   * The browser took the touch over (a swipe that scrolls a hand taller than its area): what it selected is undone.
+   * @param {PointerEvent} e
+   */
+  #cancel(e) {
+    if (!this.drag || e.pointerId !== this.drag.pointer) return;
+    this.chosen = this.drag.before;
+    this.drag = null;
+    this.#paint();
   }
 
   /** Set every card between the drag's start and index to the drag's mode. @param {number} index */

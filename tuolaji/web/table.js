@@ -11,7 +11,7 @@ import { personName, tableName } from "./names.js";
 import { phraseText } from "./phrases.js";
 
 addStrings({
-  retract_cost: ["撤牌（扣 {n} 分）", "撤牌（扣 {n} 分）", "Retract (costs {n} pts)"],
+  retract_cost: ["撤牌扣{n}分", "撤牌扣{n}分", "Retract −{n}"],
   retract_cost_title: [
     "撤回你这一轮出的牌重出：每张扣 10 分，算在你方",
     "撤回你這一輪出的牌重出：每張扣 10 分，算在你方",
@@ -27,16 +27,19 @@ addStrings({
     "託管中（連續超時 {m} 次）：系統替你出牌 · 按「取消託管」自己出牌",
     "Auto-play (託管) is on after {m} timeouts in a row: the server plays for you · press “Stop auto-play” to play yourself",
   ],
-  offline_status: ["重新连接中…：暂时不能出牌", "重新連接中…：暫時不能出牌", "Reconnecting…: moves wait until the connection is back"],
+  offline_status: ["重新连接中…：暂时不能出牌", "重新連接中…：暫時不能出牌", "Reconnecting… moves are on hold"],
   waiting_title: ["等大家到齐", "等大家到齊", "Waiting for everyone"],
   waiting_ready: ["已准备", "已準備", "ready"],
   waiting_press: ["还没按开始", "還沒按開始", "has not pressed Start"],
   waiting_you: ["按「开始」就准备好了", "按「開始」就準備好了", "press Start when you are ready"],
   waiting_empty: ["空位：等人入座", "空位：等人入座", "empty: waiting for a player"],
   review_left: ["复核 {s} 秒", "複核 {s} 秒", "Review {s}s"],
-  review_retract: ["复核 {s} 秒：跟错了可以撤牌（扣 {n} 分）", "複核 {s} 秒：跟錯了可以撤牌（扣 {n} 分）", "Review {s}s: a wrong follow can still be retracted (costs {n} pts)"],
+  review_retract: ["复核 {s} 秒：撤牌扣 {n} 分", "複核 {s} 秒：撤牌扣 {n} 分", "Review {s}s: retracting costs {n} pts"],
   turn_left: ["{s} 秒", "{s} 秒", "{s}s"],
   phrases_short: ["说话", "說話", "Say"],
+  bid_show_kind: ["亮主：", "亮主：", "Bid:"],
+  bid_reinforce_kind: ["加固：", "加固：", "Reinforce:"],
+  bid_overturn_kind: ["反主：", "反主：", "Overturn:"],
 });
 
 /** How long a quick phrase shows by its speaker's seat (ms). */
@@ -551,13 +554,16 @@ export class TableView {
     this.bids.replaceChildren();
     this.bids.hidden = !open;
     if (!open || !view) return;
+    // Every option is the same kind of bid (亮主, 加固 or 反主): it is said once, and each button shows its cards.
+    const key = !view.bid ? "bid_show" : view.bid.seat === seat ? "bid_reinforce" : "bid_overturn";
+    if (view.bid_options.length) this.bids.append(h("span.bid-kind", {}, t(`${key}_kind`)));
     for (const option of view.bid_options) {
-      const key = !view.bid ? "bid_show" : view.bid.seat === seat ? "bid_reinforce" : "bid_overturn";
       const red = "HD".includes(option.suit);
+      const label = t(key, { bid: bidLabel(option) });
       this.bids.append(h(`button.bid${red ? ".red" : ""}`, {
-        onclick: () => this.handlers.bid(option.suit, option.count), disabled: !this.online,
+        onclick: () => this.handlers.bid(option.suit, option.count), disabled: !this.online, title: label, "aria-label": label,
         dataset: { action: "bid", suit: option.suit, count: String(option.count) },
-      }, t(key, { bid: bidLabel(option) })));
+      }, bidLabel(option)));
     }
     // R19: after the deal, 不叫 closes the window once every seat has said it or cannot bid.
     if (view.phase === "bidding" && view.bid_options.length && seat !== null && !view.passes?.[seat]) {
