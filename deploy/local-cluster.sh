@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # ./run.sh cluster: a card room of two nodes on this machine — a throwaway PostgreSQL and Redis,
 # `tuolaji serve` on 127.0.0.1:8001 and :8002, and nginx on http://127.0.0.1:8000 in front of them
-# (if nginx is installed; otherwise open either node directly). Ctrl-C (or SIGTERM to this script)
-# stops everything and removes the throwaway data; the exit code is then 0.
+# (if nginx is installed; otherwise open either node directly), configured by deploy/nginx_conf.py
+# from docs/nginx.conf, so a client goes to the node that runs its table (/ws?node=NAME). Ctrl-C
+# (or SIGTERM to this script) stops everything and removes the throwaway data; the exit code is then 0.
 #
 # Each part is started only after the one before answers (PostgreSQL accepts connections, Redis
 # answers PING, each node's GET /api/health answers 200, then the same through nginx), each wait
@@ -176,17 +177,12 @@ done
 if [ -n "$nginx" ]; then
     mkdir -p "$work/nginx/tmp"
     chmod 711 "$work/nginx"
-    upstream=""
-    for p in "${node_ports[@]}"; do
-        upstream+="        server 127.0.0.1:$p max_fails=1 fail_timeout=10s;\n"
-    done
-    sed -e '/^ *server 127\.0\.0\.1:[0-9]* /d' \
-        -e "s|^ *upstream tuolaji {|&\n$upstream|" \
-        -e "s|listen 127\.0\.0\.1:[0-9]*;|listen 127.0.0.1:$port;|" docs/nginx.conf >"$work/nginx/nginx.conf"
-    [ "$(grep -c 'server 127\.0\.0\.1:' "$work/nginx/nginx.conf")" = "${#node_ports[@]}" ] \
-        && grep -q "listen 127\.0\.0\.1:$port;" "$work/nginx/nginx.conf" \
-        || fail "nginx not configured: docs/nginx.conf no longer has the upstream and listen lines this script rewrites" \
-            "$work/nginx/nginx.conf"
+    node_specs=()
+    for p in "${node_ports[@]}"; do node_specs+=("n$p=127.0.0.1:$p"); done
+    .venv/bin/python deploy/nginx_conf.py "${node_specs[@]}" --listen "127.0.0.1:$port" \
+        >"$work/nginx/nginx.conf" 2>"$work/log/nginx.log" \
+        || fail "nginx not configured: deploy/nginx_conf.py could not write docs/nginx.conf for the nodes" \
+            "$work/log/nginx.log"
     setsid "$nginx" -e stderr -c "$work/nginx/nginx.conf" -p "$work/nginx" -g "daemon off;" \
         >"$work/log/nginx.log" 2>&1 &
     nginx_pid=$!

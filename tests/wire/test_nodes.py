@@ -44,13 +44,21 @@ PLAYER = Player(7, "小明", "rank", "wealth")
                 Delivery("n2.2", '{"v":2,"type":"table"}', AtTable("t1", None)),
                 Delivery("n2.2", '{"v":2,"type":"left"}', LeftTable("t1")),
                 Delivery("n2.3", '{"v":2,"type":"error"}', TurnedAway("t1")),
-            )
+            ),
+            "n1",
         ),
+        ForClients((Delivery("n2.1", '{"v":2,"type":"ack","ref":1}'),)),
         CloseClient("n2.1", 4001, '{"v":2,"type":"error"}'),
     ],
 )
 def test_node_messages_read_back_as_written(item: NodeMessage) -> None:
     assert decode_node_message(encode_node_message(item)) == item
+
+
+def test_deliveries_of_a_node_that_does_not_name_itself_come_from_no_node() -> None:
+    """An older node's deliveries carry no sender: they read back (and the client is told nothing)."""
+    older = json.dumps({"k": "dlv", "m": [["n2.1", '{"v":2,"type":"ack","ref":1}']]})
+    assert decode_node_message(older) == ForClients((Delivery("n2.1", '{"v":2,"type":"ack","ref":1}'),), None)
 
 
 def test_unknown_node_messages_and_place_changes_are_refused() -> None:

@@ -58,8 +58,9 @@ class HostedTables(Protocol):
 class LocalClients(Protocol):
     """What a bus tells this node's clients (the lobby's connected clients)."""
 
-    def on_deliver(self, delivery: Delivery) -> None:
-        """A message for one of this node's clients (with where it puts the client)."""
+    def on_deliver(self, delivery: Delivery, sender: str | None = None) -> None:
+        """A message for one of this node's clients (with where it puts the client); ``sender`` is
+        the other node it came from (the one that runs the client's table), None if it came from here."""
 
     def on_close_client(self, client: str, code: int, text: str) -> None:
         """Send ``text`` to one of this node's clients, then close its socket with ``code``."""

@@ -3,7 +3,8 @@ and the session it may replace (a banned account's refused), logging out, bans a
 come, the notice to everyone, and what the bus delivers to them.
 
 A client's place (``tuolaji.server.placement``) changes here only with the place change a delivery
-carries, as the message reaches the client's outbox.
+carries, as the message reaches the client's outbox; a client seated by a table on another node is
+told that node (``tuolaji.server.homing``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from sqlalchemy import select
 from tuolaji.server import logs
 from tuolaji.server.bus import BusDown, node_of
 from tuolaji.server.connection import CLOSE_BANNED, CLOSE_LOGGED_OUT, CLOSE_REPLACED, Connection
+from tuolaji.server.homing import Homing
 from tuolaji.server.placement import Placement
 from tuolaji.server.services import Services
 from tuolaji.store.accounts import session_id
@@ -28,7 +30,7 @@ from tuolaji.store.models import SessionToken
 from tuolaji.store.roles import role_of
 from tuolaji.store.sanctions import standing
 from tuolaji.wire.moderation import refusal
-from tuolaji.wire.nodes import Delivery, SeatRef
+from tuolaji.wire.nodes import AtTable, Delivery, SeatRef
 from tuolaji.wire.orders import NoticeSent, Sanctioned
 from tuolaji.wire.outbound import PROTOCOL_VERSION, dumps, error_message, message
 
@@ -68,6 +70,11 @@ class Clients:
         """client address → its open connections here."""
         self.notice: NoticeSent | None = None
         """The last notice to everyone (a client that says hello while it lasts gets it too)."""
+        self.homing = Homing(services.bus.node_id, services.config.node_hints)
+        """When a client at a table on another node is told that node."""
+        self._replacing: dict[str, tuple[Connection | None, str | None]] = {}
+        """client id → the account's connection it replaces, here or (its id) on another node: closed
+        once the new one is attached to the account's table (:meth:`retire_replaced`)."""
         self._ids = itertools.count(1)
 
     def new_id(self) -> str:
@@ -100,7 +107,7 @@ class Clients:
     async def hello(self, conn: Connection, token: str, ref: str | int | None) -> SeatRef | None:
         """Authenticate ``conn`` and welcome it; a second connection of the same account replaces the
         first, here or on another node, and so does its place in the quick-match queue. Where the
-        account sits (the caller attaches it there), or None."""
+        account sits (the caller attaches it there, then calls :meth:`retire_replaced`), or None."""
         if conn.account is not None:
             text = "hello: this connection is already authenticated"
             conn.error("bad_message", text, ref, params={"reason": "already_authenticated"})
@@ -123,6 +130,7 @@ class Clients:
             message(
                 "welcome",
                 protocol=PROTOCOL_VERSION,
+                node=self.services.bus.node_id,
                 laogai_confirm=True,
                 account=account.to_json(),
                 table=place.table_id if place is not None else None,
@@ -209,19 +217,17 @@ class Clients:
         return True
 
     async def _take_over(self, conn: Connection, account_id: int) -> SeatRef | None:
-        """``conn`` is the account's connection now: close the one it replaces (here or on another
-        node); where the account sits, if the bus knows."""
-        replaced = dumps(error_message("session_replaced", "another connection of your account took over"))
+        """``conn`` is the account's connection now, and the one it replaces (here or on another
+        node) is to be closed (:meth:`retire_replaced`); where the account sits, if the bus knows."""
         old = self.by_account.get(account_id)
         self.by_account[account_id] = conn
-        if old is not None and old is not conn:
-            old.send_text(replaced)
-            old.close(CLOSE_REPLACED)
+        local = old if old is not None and old is not conn else None
+        self._replacing[conn.id] = (local, None)
         bus = self.services.bus
         try:
             other = await bus.connection_opened(account_id, conn.id)
             if other is not None and other != conn.id and node_of(other) != bus.node_id:
-                bus.close_client(other, CLOSE_REPLACED, replaced)
+                self._replacing[conn.id] = (local, other)
             place = await bus.seat_of(account_id)
         except BusDown:
             here = self.seated_here(account_id)
@@ -232,13 +238,33 @@ class Clients:
             return here
         return place if place is not None and place.table_id else None  # an empty table id names no table
 
-    def on_deliver(self, delivery: Delivery) -> None:
-        """A table's message for one of these clients: it moves the client, then joins its outbox."""
+    def retire_replaced(self, conn: Connection) -> None:
+        """``conn`` said hello and is attached to its table, if it has one: the connection of the
+        account it replaced is told so and closed now. Not before: that one's close detaches its
+        client from the table (R46), which must come after the new client's attach, or the seat
+        would go to 託管 (or, before the match, be freed) on the way."""
+        here, other = self._replacing.pop(conn.id, (None, None))
+        if here is None and other is None:
+            return
+        replaced = dumps(error_message("session_replaced", "another connection of your account took over"))
+        if here is not None:
+            here.send_text(replaced)
+            here.close(CLOSE_REPLACED)
+        if other is not None:
+            self.services.bus.close_client(other, CLOSE_REPLACED, replaced)
+
+    def on_deliver(self, delivery: Delivery, sender: str | None = None) -> None:
+        """A table's message for one of these clients: it moves the client, then joins its outbox; a
+        client a table of another node (``sender``) seats or lets watch is told that node."""
         conn = self.by_id.get(delivery.client)
         if conn is None:
             return
         self.placement.apply(delivery.client, delivery.change)
         conn.send_text(delivery.text)
+        if sender is not None and isinstance(delivery.change, AtTable):
+            hint = self.homing.hint(conn.hints, delivery.change.table_id, sender)
+            if hint is not None:
+                conn.send(hint)
 
     def on_close_client(self, client: str, code: int, text: str) -> None:
         """Send ``text`` to ``client``, then close it with ``code``."""

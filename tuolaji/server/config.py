@@ -164,10 +164,20 @@ class ServerConfig:
     node_id: str = option_from(
         lambda: secrets.token_hex(4),
         Option(
-            "this node's name among the nodes, letters and digits (client ids start with it)",
+            "this node's name among the nodes, letters and digits (client ids start with it, and a client "
+            "connects to this node with /ws?node=NAME through a proxy that routes by it: docs/nginx.conf)",
             flag="--node-name",
             convert=node_name,
             shown="random",
+        ),
+    )
+    node_hints: bool = option(
+        True,
+        Option(
+            "with --redis: tell no client whose table runs on another node that node's name (table_node), so "
+            "clients stay where the proxy put them and reach such tables through Redis; for a proxy that does "
+            "not route /ws?node=NAME (tuolaji.server.homing)",
+            flag="--no-node-hints",
         ),
     )
     lease_seconds: float = option(

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from tuolaji.server.homing import Hints
 from tuolaji.server.limits import RATE_BURST, RATE_PER_SECOND, RateLimiter
 from tuolaji.server.metrics import NO_METRICS, Metrics
 from tuolaji.server.wsframes import TEXT_FRAMES, WriteText
@@ -79,6 +80,8 @@ class Connection:
         """The account's phrases are muted: the reason and the end (epoch ms; None: for good)."""
         self.address = ""
         """The client address it came from (``X-Forwarded-For`` only from a trusted proxy)."""
+        self.hints = Hints()
+        """The node it asked for (``/ws?node=``) and the tables' nodes it was told (``tuolaji.server.homing``)."""
         self.limiter = RateLimiter(rate, burst)
         self.closed = asyncio.Event()
         self.outbox_bytes = outbox_bytes

@@ -107,9 +107,9 @@ class RedisInbox:
         match item:
             case ForTable(table_id, envelope):
                 node.tables.on_command(table_id, envelope)
-            case ForClients(deliveries):
+            case ForClients(deliveries, sender):
                 for delivery in deliveries:
-                    node.clients.on_deliver(delivery)
+                    node.clients.on_deliver(delivery, sender)
             case CloseClient(client, code, text):
                 node.clients.on_close_client(client, code, text)
             case TableOpening():

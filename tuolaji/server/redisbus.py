@@ -241,7 +241,7 @@ class RedisBus(Bus):
         outgoing, self._outgoing = self._outgoing, {}
         redis = self.link.redis
         for node, items in outgoing.items():
-            body = encode_node_message(ForClients(tuple(items)))
+            body = encode_node_message(ForClients(tuple(items), self.node_id))
             self.link.later(functools.partial(redis.publish, key("n", node), body))
 
 

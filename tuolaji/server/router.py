@@ -115,13 +115,17 @@ class Router:
         await self.courier.route(conn, place.table_id, msg)
 
     async def _hello(self, conn: Connection, token: str, ref: str | int | None) -> None:
-        """Authenticate; a seated account's connection attaches to its table."""
-        place = await self.clients.hello(conn, token, ref)
-        if place is not None and conn.account is not None:
-            self.placement.seated(conn.id, place.table_id)
-            envelope = Envelope("attach", conn.id, player_of(conn.account))
-            await self.courier.send(place.table_id, envelope)
-            self._spawn(self._until_heard(conn, place.table_id, envelope))
+        """Authenticate; a seated account's connection attaches to its table, and only then is the
+        connection it replaced closed (``Clients.retire_replaced``)."""
+        try:
+            place = await self.clients.hello(conn, token, ref)
+            if place is not None and conn.account is not None:
+                self.placement.seated(conn.id, place.table_id)
+                envelope = Envelope("attach", conn.id, player_of(conn.account))
+                await self.courier.send(place.table_id, envelope)
+                self._spawn(self._until_heard(conn, place.table_id, envelope))
+        finally:
+            self.clients.retire_replaced(conn)
 
     async def _until_heard(self, conn: Connection, table_id: str, envelope: Envelope) -> None:
         """Send ``envelope`` (an attach or a watch) to ``table_id`` again while the client has not

@@ -18,6 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tuolaji.server import logs
 from tuolaji.server.connection import CLOSE_HELLO_TIMEOUT, CLOSE_POLICY, CLOSE_TOO_MANY, FLOOD_LIMIT, Connection
+from tuolaji.server.homing import Hints
 from tuolaji.server.lobby import Lobby
 from tuolaji.wire.inbound import MAX_FRAME_BYTES, ProtocolError, parse_client_message
 
@@ -54,6 +55,7 @@ async def serve_socket(websocket: WebSocket, lobby: Lobby) -> None:
     logs.bind_only(connection=client_id)
     await websocket.accept()
     conn = Connection(websocket, client_id, config.rate_per_second, config.rate_burst, config.outbox_bytes, metrics)
+    conn.hints = Hints.asking(websocket.query_params.get("node"))
     metrics.connections_opened.inc()
     address = websocket.client.host if websocket.client is not None else "unknown"
     if not lobby.clients.connected(conn, address):

@@ -146,9 +146,11 @@ class ForTable:
 
 @dataclass(frozen=True)
 class ForClients:
-    """Messages for clients of the receiving node, in order."""
+    """Messages for clients of the receiving node, in order, from the node ``node`` (which runs
+    their tables; None from a node that did not say)."""
 
     deliveries: tuple[Delivery, ...]
+    node: str | None = None
 
 
 @dataclass(frozen=True)
@@ -214,8 +216,8 @@ def encode_node_message(item: NodeMessage) -> str:
     match item:
         case ForTable(table_id, envelope):
             return dumps({"k": "cmd", "table": table_id, "e": envelope.to_json()})
-        case ForClients(deliveries):
-            return dumps({"k": "dlv", "m": [delivery.to_json() for delivery in deliveries]})
+        case ForClients(deliveries, node):
+            return dumps({"k": "dlv", "m": [delivery.to_json() for delivery in deliveries], "n": node})
         case CloseClient(client, code, text):
             return dumps({"k": "close", "client": client, "code": code, "text": text})
         case TableOpening():
@@ -229,7 +231,8 @@ def decode_node_message(text: str) -> NodeMessage:
     if kind == "cmd":
         return ForTable(str(body["table"]), Envelope.from_json(body["e"]))
     if kind == "dlv":
-        return ForClients(tuple(Delivery.from_json(item) for item in body["m"]))
+        node = body.get("n")
+        return ForClients(tuple(Delivery.from_json(item) for item in body["m"]), None if node is None else str(node))
     if kind == "close":
         return CloseClient(str(body["client"]), int(body["code"]), str(body["text"]))
     if kind == "open":

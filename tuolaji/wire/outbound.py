@@ -52,6 +52,12 @@ def message(kind: str, **fields: Any) -> dict[str, Any]:
     return {"v": PROTOCOL_VERSION, "type": kind, **fields}
 
 
+def table_node_message(table_id: str, node: str) -> dict[str, Any]:
+    """The ``table_node`` message (docs/PROTOCOL.md §3): the client's table ``table_id`` runs on the
+    node named ``node``, to which it may connect directly (``/ws?node=NODE``)."""
+    return message("table_node", table_id=table_id, node=node)
+
+
 def error_message(
     code: str,
     text: str,
