@@ -54,14 +54,24 @@ class Player:
         await player.connect(url)
         return player
 
-    async def connect(self, url: str) -> Message:
-        """(Re)connect to ``url`` with the token; the ``welcome``."""
+    async def connect(self, url: str, node: str | None = None) -> Message:
+        """(Re)connect to ``url`` with the token (asking for ``node``: ``/ws?node=``); the ``welcome``."""
         if self.client is not None and not self.client.closed:
             await self.client.close()
-        self.client = await Client.open(url, token=self.token)
+        return await self._opened(await Client.open(url, token=self.token, node=node))
+
+    async def move(self, url: str, node: str | None = None) -> tuple[Message, Client | None]:
+        """Connect again to ``url`` (asking for ``node``) while the connection in use stays open, as
+        the browser does when it moves to its table's node: the new connection's ``welcome``, and
+        the one it replaces (the server closes that)."""
+        old = self.client
+        return await self._opened(await Client.open(url, token=self.token, node=node)), old
+
+    async def _opened(self, client: Client) -> Message:
+        self.client = client
         self.processed = 0
         self.acted.clear()  # a request sent just before the connection dropped may be lost: decide again
-        welcome = self.client.latest("welcome")
+        welcome = client.latest("welcome")
         assert welcome is not None
         return welcome
 

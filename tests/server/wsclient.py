@@ -42,12 +42,14 @@ class Client:
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def open(cls, base_url: str, token: str | None = None, hello: bool = True) -> Client:
-        """Connect (as a new guest unless ``token`` is given) and, by default, say hello."""
+    async def open(cls, base_url: str, token: str | None = None, hello: bool = True, node: str | None = None) -> Client:
+        """Connect (as a new guest unless ``token`` is given; asking for the node ``node``, ``/ws?node=``)
+        and, by default, say hello."""
         account: Message = {}
         if token is None:
             token, account = await guest_token(base_url)
-        ws = await connect(base_url.replace("http://", "ws://") + "/ws", max_size=None)
+        query = f"?node={node}" if node is not None else ""
+        ws = await connect(base_url.replace("http://", "ws://") + "/ws" + query, max_size=None)
         client = cls(ws, token, account)
         if hello:
             welcome = await client.request("hello", token=token)
