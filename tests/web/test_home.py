@@ -158,11 +158,12 @@ def test_the_page_moves_to_its_tables_node_and_after_a_takeover_to_the_new_one(
     assert first.value.url == url.replace("http://", "ws://") + "/ws"
     token = page.evaluate("() => localStorage.getItem('tuolaji.token')")
     account = httpx.get(url + "/api/me", headers={"Authorization": f"Bearer {token}"}).json()["account"]["id"]
-    redis = Redis.from_url(redis_url)
+    redis = Redis.from_url(redis_url, decode_responses=True)
 
     def node_of_page() -> str:
+        """The node of the page's connection (its client id is ``NODE.BOOT.N``)."""
         client = redis.get(f"tj:conn:{account}")
-        return client.decode().partition(".")[0] if client else ""
+        return str(client).partition(".")[0] if client else ""
 
     eventually(lambda: node_of_page() in servers, "the page's connection is known")
     here = node_of_page()
