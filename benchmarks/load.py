@@ -21,6 +21,11 @@ frame in ``data_received``: they share the machine with the server, so they are 
     .venv/bin/python benchmarks/load.py --tables 200 --rounds 3 \
         --variants "on=--log-level info;off=--no-metrics --log-format console --log-level info"  # metrics' cost
 
+With several nodes (``--nodes``) each client first connects to a node at random, as a proxy spreads
+them; a table runs on its creator's node, and a client told that its table runs on another node
+(``table_node``, docs/PROTOCOL.md §3) connects there before the measured play, as the browser does
+(a tree whose server tells nothing leaves its clients where they landed: most moves then cross nodes).
+
 ``--think-spread F`` draws each think time at random between (1 − F) and (1 + F) times ``--think-ms``,
 so the tables do not move in step; with a think time the tables start spread over one and bid for
 :data:`PACED_BID_WINDOW` seconds. ``--code`` compares server source trees (e.g. a ``git worktree``
@@ -245,28 +250,36 @@ class Seat:
             self.sock.send(body)
 
 
-async def open_seat(base: str, http: httpx.AsyncClient) -> Socket:
-    """A new guest's connection to the node at ``base``, past ``hello``."""
-    token = (await http.post(base + "/api/guest")).json()["token"]
-    sock = await Socket.open(base.replace("http://", "ws://") + "/ws")
+async def open_seat(base: str, token: str, node: str | None = None) -> tuple[Socket, dict[str, Any]]:
+    """A connection of ``token``'s guest to the node at ``base`` (asking for ``node``: ``/ws?node=``),
+    past ``hello``; and its ``welcome``."""
+    query = f"?node={node}" if node is not None else ""
+    sock = await Socket.open(base.replace("http://", "ws://") + "/ws" + query)
     sock.send({"v": 2, "type": "hello", "token": token})
-    await sock.expect("welcome")
-    return sock
+    return sock, await sock.expect("welcome")
 
 
 async def open_table(
-    bases: list[str], first: int, http: httpx.AsyncClient, options: dict[str, Any] = TABLE_OPTIONS
+    bases: list[str], http: httpx.AsyncClient, options: dict[str, Any] = TABLE_OPTIONS
 ) -> list[Socket]:
-    """Four connections seated at a new table (not started yet); seat ``s`` connects to node
-    ``(first + s) % len(bases)``, so with several nodes the table is created on node ``first`` (which
-    runs it) and its players sit through every node."""
-    nodes = [bases[(first + seat) % len(bases)] for seat in range(4)]
-    sockets = [await open_seat(base, http) for base in nodes]
+    """Four connections seated at a new table (not started yet). Each connects to a node at random,
+    as a proxy spreads them; the table runs on its creator's node, and a player whose table runs on
+    another node is told so (``table_node``, docs/PROTOCOL.md §3) and connects there, as the browser
+    does (a server that tells nothing, as before issue 47, leaves it where it is)."""
+    homes = {f"n{index}": base for index, base in enumerate(bases)}  # the names run_once gives the nodes
+    tokens = [(await http.post(bases[0] + "/api/guest")).json()["token"] for _ in range(4)]
+    seated = [await open_seat(random.choice(bases), token) for token in tokens]
+    sockets = [sock for sock, _ in seated]
     sockets[0].send({"v": 2, "type": "create_table", "options": options, "seat": 0})
     table_id = (await sockets[0].expect("table"))["table"]["id"]
-    for seat, sock in enumerate(sockets[1:], start=1):
+    owner = seated[0][1].get("node")
+    for seat, (sock, welcome) in enumerate(seated[1:], start=1):
         sock.send({"v": 2, "type": "join", "table": table_id, "seat": seat})
         await sock.expect("table")
+        if owner is not None and len(bases) > 1 and welcome["node"] != owner:
+            node = (await sock.expect("table_node"))["node"]
+            sockets[seat], _ = await open_seat(homes[node], tokens[seat], node)
+            await sockets[seat].expect("table")  # the seat attached to the new connection; the old one is closed
     return sockets
 
 
@@ -285,11 +298,7 @@ async def client_main(
     limits = httpx.Limits(max_connections=8)
     options = {**TABLE_OPTIONS, "bid_window_seconds": PACED_BID_WINDOW} if think[0] else TABLE_OPTIONS
     async with httpx.AsyncClient(limits=limits, timeout=60) as http:
-        sockets = [
-            sock
-            for index in range(tables)
-            for sock in await open_table(bases, (offset + index) % len(bases), http, options)
-        ]
+        sockets = [sock for _ in range(tables) for sock in await open_table(bases, http, options)]
     ready.set()
     await asyncio.to_thread(go.wait)
     seats = [Seat(sock, index % 4, *think) for index, sock in enumerate(sockets)]
