@@ -250,13 +250,19 @@ class Seat:
             self.sock.send(body)
 
 
-async def open_seat(base: str, token: str, node: str | None = None) -> tuple[Socket, dict[str, Any]]:
+async def connect(base: str, token: str, node: str | None = None) -> tuple[Socket, dict[str, Any]]:
     """A connection of ``token``'s guest to the node at ``base`` (asking for ``node``: ``/ws?node=``),
     past ``hello``; and its ``welcome``."""
     query = f"?node={node}" if node is not None else ""
     sock = await Socket.open(base.replace("http://", "ws://") + "/ws" + query)
     sock.send({"v": 2, "type": "hello", "token": token})
     return sock, await sock.expect("welcome")
+
+
+async def open_seat(base: str, http: httpx.AsyncClient) -> Socket:
+    """A new guest's connection to the node at ``base``, past ``hello``."""
+    sock, _ = await connect(base, (await http.post(base + "/api/guest")).json()["token"])
+    return sock
 
 
 async def open_table(
@@ -268,7 +274,7 @@ async def open_table(
     does (a server that tells nothing, as before issue 47, leaves it where it is)."""
     homes = {f"n{index}": base for index, base in enumerate(bases)}  # the names run_once gives the nodes
     tokens = [(await http.post(bases[0] + "/api/guest")).json()["token"] for _ in range(4)]
-    seated = [await open_seat(random.choice(bases), token) for token in tokens]
+    seated = [await connect(random.choice(bases), token) for token in tokens]
     sockets = [sock for sock, _ in seated]
     sockets[0].send({"v": 2, "type": "create_table", "options": options, "seat": 0})
     table_id = (await sockets[0].expect("table"))["table"]["id"]
@@ -278,7 +284,7 @@ async def open_table(
         await sock.expect("table")
         if owner is not None and len(bases) > 1 and welcome["node"] != owner:
             node = (await sock.expect("table_node"))["node"]
-            sockets[seat], _ = await open_seat(homes[node], tokens[seat], node)
+            sockets[seat], _ = await connect(homes[node], tokens[seat], node)
             await sockets[seat].expect("table")  # the seat attached to the new connection; the old one is closed
     return sockets
 

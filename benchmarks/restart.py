@@ -63,7 +63,7 @@ async def play_then_crash(
         if bots:
             sockets = [await open_bot_table(base, http) for _ in range(tables)]
         else:
-            sockets = [sock for _ in range(tables) for sock in await open_table([base], 0, http)]
+            sockets = [sock for _ in range(tables) for sock in await open_table([base], http)]
     seats = [Seat(sock, 0 if bots else index % 4, think) for index, sock in enumerate(sockets)]
     for sock in sockets if not bots else ():
         sock.send({"v": 2, "type": "start"})

@@ -1,8 +1,8 @@
 """A client is best served by the node that runs its table: this node tells it which node that is.
 
 A client connected to one node whose table runs on another has every message carried through Redis
-both ways, which costs about as much node CPU again as the move itself (docs/BENCHMARKS.md, "Across
-nodes"). So when a table on another node seats one of this node's clients or lets it watch (the
+both ways, which costs about half as much node CPU again as the move itself (docs/BENCHMARKS.md,
+"Across nodes"). So when a table on another node seats one of this node's clients or lets it watch (the
 ``table`` message comes from that node), this node tells the client the node's name in a
 ``table_node`` message (docs/PROTOCOL.md §3). The client may connect again with ``/ws?node=NAME``,
 which the proxy routes to that node (docs/nginx.conf); its ``hello`` there takes its seat back, and
