@@ -16,12 +16,15 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
+from redis.asyncio import Redis
 from sqlalchemy import text
 
 from tests.cluster.conftest import NodeFactory, RedisProcess
 from tests.live_server import LiveServer, audit_is_sound
 from tests.server.players import Party, Player, state_of
+from tuolaji.server.redis_link import key
 from tuolaji.store.db import make_engine
+from tuolaji.wire.nodes import SeatRef
 
 FAST = {"deal_interval_ms": 0, "bid_window_seconds": 0.5, "review_seconds": 0, "turn_seconds": 60}
 WAIT = 60.0
@@ -166,3 +169,36 @@ async def test_redis_restarting_loses_no_hand(nodes: NodeFactory, redis_server: 
 
 async def _logged(nodes: list[LiveServer], text: str) -> bool:
     return any(text in line for node in nodes for line in node.log)
+
+
+async def test_a_seat_the_bus_names_at_a_table_that_closed_is_given_up(nodes: NodeFactory, redis_url: str) -> None:
+    """A node's unseat write lost on the way (its Redis connection cut just as the table closed: issue
+    48's chaos run) leaves the bus naming a closed table as an account's seat. The player's ``hello``
+    is sent there, hears nothing from it, and is told it closed (``left``, ``closed``) instead of
+    waiting for it for good; the stale seat is gone."""
+    a, b = nodes("a"), nodes("b")
+    player = await Player.guest(a.url)
+    assert player.client is not None
+    created = await player.client.request("create_table", options=FAST, seat=0)
+    assert created["type"] == "ack"
+    table_id = (await player.client.wait_type("table"))["table"]["id"]
+    assert (await player.client.request("leave"))["type"] == "ack"  # nobody left: the table closes
+    await player.client.wait(lambda m: m["type"] == "left" and m["table_id"] == table_id)
+    redis = Redis.from_url(redis_url)
+    try:
+        await eventually(lambda: _unseated(redis, player.account_id))
+        await redis.hset(key("seated"), str(player.account_id), SeatRef(table_id, 0).encode())  # the lost write
+        welcome = await player.connect(b.url)
+        assert (welcome["table"], welcome["seat"]) == (table_id, 0)
+        assert player.client is not None
+        left = await player.client.wait(lambda m: m["type"] == "left", timeout=20)
+        assert (left["table_id"], left["reason"]) == (table_id, "closed")
+        await eventually(lambda: _unseated(redis, player.account_id), timeout=10)
+        assert (await player.connect(a.url))["table"] is None
+    finally:
+        await redis.aclose()
+    assert a.errors() + b.errors() == []
+
+
+async def _unseated(redis: Redis, account_id: int) -> bool:
+    return await redis.hget(key("seated"), str(account_id)) is None

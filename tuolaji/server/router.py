@@ -7,6 +7,7 @@ moves to another node or the bus returns, and tells their tables when they disco
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Coroutine
 from typing import Any
 
@@ -31,8 +32,10 @@ from tuolaji.wire.inbound import (
     Subscribe,
     TakeSeat,
 )
-from tuolaji.wire.nodes import Envelope
+from tuolaji.wire.nodes import Envelope, LeftTable
 from tuolaji.wire.outbound import message
+
+log = logging.getLogger(__name__)
 
 ATTACH_RETRY_SECONDS = 2.0
 """A client sent to its table (after ``hello``, or when the table moved) that has not heard from the
@@ -136,7 +139,30 @@ class Router:
             await asyncio.sleep(ATTACH_RETRY_SECONDS)
             if conn.closed.is_set() or self.placement.waiting(conn.id) != table_id:
                 return
+            if not await self._still_open(table_id):
+                self._closed_meanwhile(conn, table_id)
+                return
             await self.courier.send(table_id, envelope)
+
+    async def _still_open(self, table_id: str) -> bool:
+        """Whether ``table_id`` is open in the database (when the database does not answer: taken as
+        open, and asked again at the next try)."""
+        try:
+            return await self.hosting.services.table_log.is_open(table_id)
+        except Exception as error:
+            log.warning("could not ask whether a table is open", extra={"table": table_id, "error": repr(error)})
+            return True
+
+    def _closed_meanwhile(self, conn: Connection, table_id: str) -> None:
+        """``conn`` was sent to ``table_id``, which closed meanwhile: a seat the bus still named (its
+        node's unseat lost on the way, e.g. Redis cut off just then) is given up, and the client is
+        told, as at any close, so that it finds another table instead of waiting for this one."""
+        place = self.placement.at(conn.id)
+        self.placement.apply(conn.id, LeftTable(table_id))
+        if conn.account is not None and place is not None and not place.watching:
+            self.hosting.bus.seat_changed(conn.account.id, table_id, None)
+        log.warning("sent to a table that had closed meanwhile", extra={"table": table_id, "connection": conn.id})
+        conn.send(message("left", table_id=table_id, reason="closed"))
 
     def disconnected(self, conn: Connection) -> None:
         """A connection closed: unsubscribe it and tell its table (R46), unless the server is stopping."""

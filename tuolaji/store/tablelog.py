@@ -218,6 +218,12 @@ class TableLog:
         async with self.db.sessions() as session:
             return await _load_many(session, taken)
 
+    async def is_open(self, table_id: str) -> bool:
+        """Whether ``table_id`` is an open table (its log not closed)."""
+        async with self.db.sessions() as session:
+            query = select(LiveTable.id).where(LiveTable.id == table_id, LiveTable.open)
+            return (await session.execute(query)).first() is not None
+
     async def open_ids(self) -> list[str]:
         """The ids of every open table."""
         async with self.db.sessions() as session:
