@@ -7,15 +7,17 @@ the PIDs this started.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import httpx
+from websockets.asyncio.client import ClientConnection, connect
 
 START_TIMEOUT = 90.0
 """Seconds a node may take to answer its health check after it started (a busy 2-core machine)."""
@@ -124,3 +126,21 @@ class Node:
         if self._log is not None:
             self._log.close()
             self._log = None
+
+
+TICK = 0.1
+"""Seconds a client of the run waits for a message before it looks at what to do again."""
+
+
+def connect_to(node: Node) -> connect:
+    """A WebSocket connection to ``node`` as the run's clients (people, observers) make it: it pings
+    every second, so a stopped node is given up within about 3.5 s."""
+    return connect(node.ws_url, open_timeout=3, ping_interval=1.0, ping_timeout=2.5, close_timeout=1, max_size=None)
+
+
+async def next_message(ws: ClientConnection) -> dict[str, Any] | None:
+    """The next message on ``ws`` if one comes within :data:`TICK`."""
+    try:
+        return dict(json.loads(await asyncio.wait_for(ws.recv(), TICK)))
+    except TimeoutError:
+        return None

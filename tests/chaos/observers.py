@@ -20,16 +20,15 @@ import time
 from typing import TYPE_CHECKING
 
 import httpx
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import WebSocketException
 
-from tests.chaos.nodes import Node
+from tests.chaos.nodes import Node, connect_to, next_message
 from tests.chaos.watch import Message, Stream
 
 if TYPE_CHECKING:
     from tests.chaos.people import Crowd, Slot
 
-TICK = 0.1
 REWATCH = 2.0
 """Seconds before a ``watch`` the server refused (the table closed or moves) is sent again."""
 
@@ -74,20 +73,15 @@ class Observer:
             self.ws.transport.abort()
 
     async def _session(self) -> None:
-        async with connect(
-            self.node.ws_url, open_timeout=3, ping_interval=1.0, ping_timeout=2.5, close_timeout=1, max_size=None
-        ) as ws:
+        async with connect_to(self.node) as ws:
             self.ws, self.stream, self.watching = ws, Stream(), None
             self._note("connected")
             try:
                 await self._send("hello", token=self.token or "")
                 while not self.done:
-                    try:
-                        text = await asyncio.wait_for(ws.recv(), TICK)
-                    except TimeoutError:
-                        text = None
-                    if text is not None:
-                        await self._on(json.loads(text))
+                    msg = await next_message(ws)
+                    if msg is not None:
+                        await self._on(msg)
                     await self._follow()
             finally:
                 self._note(f"disconnected {ws.close_code}")

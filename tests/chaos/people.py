@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import WebSocketException
 
-from tests.chaos.nodes import Node
+from tests.chaos.nodes import Node, connect_to, next_message
 from tests.chaos.observers import Observer
 from tests.chaos.watch import Message, Sight, Stream, Watch
 
@@ -38,7 +38,6 @@ RETRY = 1.0
 """Seconds before a request refused for a passing reason (or a join, a start) is sent again."""
 RESEND = 4.0
 """Seconds after which a request nobody answered is sent again (it may have been lost with a node)."""
-TICK = 0.1
 
 
 @dataclass(frozen=True)
@@ -108,21 +107,16 @@ class Person:
                 backoff = min(backoff * 2, 3.0)
 
     async def _session(self, node: Node) -> None:
-        async with connect(
-            node.ws_url, open_timeout=3, ping_interval=1.0, ping_timeout=2.5, close_timeout=1, max_size=None
-        ) as ws:
+        async with connect_to(node) as ws:
             self.ws, self.node, self.stream = ws, node, Stream()
             self.crowd.watch.counts["connections"] += 1
             self.crowd.trail(self, "connected")
             try:
                 await self._send("hello", token=self.token)
                 while not self.done:
-                    try:
-                        text = await asyncio.wait_for(ws.recv(), TICK)
-                    except TimeoutError:
-                        text = None
-                    if text is not None:
-                        self._on(json.loads(text))
+                    msg = await next_message(ws)
+                    if msg is not None:
+                        self._on(msg)
                     await self._decide()
             finally:
                 self.crowd.trail(self, f"disconnected {ws.close_code}")
