@@ -58,6 +58,7 @@ from typing import Any, cast
 
 import httpx
 import uvloop
+from prometheus_client.parser import text_string_to_metric_families
 from servers import REPO, fresh_database, redis_server, source_trees, start_server
 from sqlalchemy.engine import make_url
 from websockets.client import ClientProtocol
@@ -386,15 +387,17 @@ def gc_pauses(bases: list[str]) -> tuple[float, float] | None:
     total, long = 0.0, 0.0
     found = False
     for base in bases:
-        text = httpx.get(f"{base}/metrics", timeout=30).text
-        for line in text.splitlines():
-            if line.startswith("tuolaji_gc_pause_seconds_sum"):
-                total += float(line.rsplit(" ", 1)[1])
-                found = True
-            elif line.startswith("tuolaji_gc_pause_seconds_count"):
-                long += float(line.rsplit(" ", 1)[1])
-            elif line.startswith("tuolaji_gc_pause_seconds_bucket") and f'le="{GC_LONG}"' in line:
-                long -= float(line.rsplit(" ", 1)[1])
+        for family in text_string_to_metric_families(httpx.get(f"{base}/metrics", timeout=30).text):
+            if family.name != "tuolaji_gc_pause_seconds":
+                continue
+            found = True
+            for sample in family.samples:
+                if sample.name.endswith("_sum"):
+                    total += sample.value
+                elif sample.name.endswith("_count"):
+                    long += sample.value
+                elif sample.name.endswith("_bucket") and float(sample.labels["le"]) == GC_LONG:
+                    long -= sample.value
     return (total, long) if found else None
 
 
