@@ -381,13 +381,21 @@ class Crowd:
             node = self.pick_node(self.rng)
             if node is not None and node.answering:
                 with contextlib.suppress(httpx.HTTPError):
-                    async with httpx.AsyncClient(timeout=5) as http:
-                        answer = await http.post(node.url + "/api/guest", json={})
-                    if answer.status_code == 201:
-                        body = answer.json()
-                        self.accounts.append(body["account"]["id"])
-                        return body["token"], body["account"]["id"]
+                    made = await self.guest_on(node)
+                    if made is not None:
+                        return made
             await asyncio.sleep(0.3)
+
+    async def guest_on(self, node: Node) -> tuple[str, int] | None:
+        """A new guest account made on ``node`` (its token and id), or None if the node refused.
+        Raises ``httpx.HTTPError`` when the node does not answer."""
+        async with httpx.AsyncClient(timeout=5) as http:
+            answer = await http.post(node.url + "/api/guest", json={})
+        if answer.status_code != 201:
+            return None
+        body = answer.json()
+        self.accounts.append(body["account"]["id"])
+        return str(body["token"]), int(body["account"]["id"])
 
     async def seat_person(self, slot: Slot, seat: int) -> None:
         """A new guest at ``seat`` of ``slot``, playing from now on."""
