@@ -194,15 +194,17 @@ class Stall:
         return self.end - self.start
 
 
-def stalls(marks: dict[str, list[Mark]], until: float, still_open: set[str]) -> list[Stall]:
+def stalls(marks: dict[str, list[Mark]], until: float, still_open: set[str], away: bool = False) -> list[Stall]:
     """Every stretch a table should have moved (its mark busy) before its next mark, or before
     ``until`` after its last mark if it is still open then (a table that closed while nobody of it
-    was there to see, its people removed or gone, stopped with its last mark)."""
+    was there to see, its people removed or gone, stopped with its last mark). With ``away``: every
+    stretch it waited instead for a person away since a takeover or restart (R46: a full turn clock)."""
     found = []
     for table, seen in marks.items():
         ordered = sorted(seen, key=lambda mark: mark.at)
         for mark, after in zip(ordered, [*ordered[1:], None], strict=True):
-            if not mark.busy or mark.at >= until or (after is None and table not in still_open):
+            counted = mark.away if away else mark.busy
+            if not counted or mark.at >= until or (after is None and table not in still_open):
                 continue
             found.append(Stall(table, mark.at, min(after.at if after is not None else until, until), mark.note))
     return found

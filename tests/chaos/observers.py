@@ -107,10 +107,10 @@ class Observer:
             if watch.accept(self.stream, msg, self.name) in ("gap", "refuse"):
                 await self._send("sync")
         elif kind == "table" and msg["table"]["id"] == self.watching:
-            watch.summary(msg["table"]["id"], msg["table"]["state"])
+            watch.summary(msg["table"])
         elif kind == "left" and msg["table_id"] == self.watching:
             if msg["reason"] == "closed":
-                watch.summary(msg["table_id"], "closed")
+                watch.closed(msg["table_id"])
             self.watching = None
         elif kind == "error" and msg["code"] in ("no_table", "table_moving", "service_unavailable"):
             self.watching = None  # asked again after REWATCH, if the slot still sits there

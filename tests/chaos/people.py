@@ -171,7 +171,7 @@ class Person:
 
     def _on_summary(self, msg: Message) -> None:
         table = msg["table"]
-        self.crowd.watch.summary(table["id"], table["state"])
+        self.crowd.watch.summary(table)
         if msg["seat"] is None:
             return
         self.seats[table["id"]] = msg["seat"]
@@ -213,7 +213,7 @@ class Person:
             self.at, self.summary, self.state = None, None, None
         self.crowd.watch.counts[f"left: {reason}"] += 1
         if reason == "closed":
-            self.crowd.watch.summary(table, "closed")
+            self.crowd.watch.closed(table)
             if self.slot.table == table:
                 self.slot.table = None
         if reason == "escaped" or (reason == "closed" and self._plan.get("spree")):
@@ -230,7 +230,7 @@ class Person:
         if code == "escape_cooldown":
             self.crowd.retire(self)
         elif code in ("no_table", "bad_invite") and key is not None and key[0] == "join":
-            self.crowd.watch.summary(key[1], "closed")  # it closed while this person was away
+            self.crowd.watch.closed(key[1])  # it closed while this person was away
             if self.slot.table == key[1]:
                 self.slot.table = None
         elif code in ("not_seated", "already_seated") and self.ws is not None:

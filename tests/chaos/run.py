@@ -22,6 +22,7 @@ from pathlib import Path
 from tests.chaos.checks import (
     STALL_MARGIN,
     Findings,
+    Stall,
     check_audit,
     check_logs,
     check_store,
@@ -77,6 +78,9 @@ class Report:
     watch_counts: Counter[str]
     stall_limit: float
     longest: dict[str, tuple[str, float]]
+    away_limit: float
+    away_waits: list[Stall]
+    """Every stretch a table waited on a person away since a takeover or restart (R46)."""
     failover: dict[str, list[float]]
     error_kinds: Counter[str]
     seconds: float
@@ -116,6 +120,12 @@ class Report:
             if kind in self.longest:
                 table, seconds = self.longest[kind]
                 out.append(f"  {kind:<13} {seconds:5.1f} s  ({table})")
+        longest_wait = max(self.away_waits, key=lambda wait: wait.seconds, default=None)
+        out.append(
+            f"waits on a person away since a takeover, their turn's full clock (R46; limit {self.away_limit:g} s): "
+            f"{len(self.away_waits)}"
+            + (f", longest {longest_wait.seconds:.1f} s ({longest_wait.table})" if longest_wait is not None else "")
+        )
         out.append(f"errors logged by kind ({counts['errors logged']}):")
         out += [f"  {count:5d}  {kind}" for kind, count in self.error_kinds.most_common()]
         out.append(f"logs: {self.workdir}")
@@ -137,6 +147,7 @@ INVARIANTS = (
     "first state of a new owner not full",
     "tuolaji admin audit",
     "stalls over the limit",
+    "waits on an away person over the turn clock",
     "errors no fault explains",
 )
 
@@ -253,6 +264,14 @@ def _report(
     longest = {
         kind: (stall.table, stall.seconds) for kind, stall in longest_stalls(found, faults, config.lease).items()
     }
+    away_limit = TABLE_OPTIONS["turn_seconds"] + STALL_MARGIN
+    waits = stalls(watch.marks, ended, still_open, away=True)
+    for wait in waits:
+        if wait.seconds > away_limit:
+            findings.bad(
+                "waits on an away person over the turn clock",
+                f"{wait.table} {wait.seconds:.1f} s from {wait.start:.1f} ({wait.note})",
+            )
     error_kinds = check_logs(logs, faults, findings)
     return Report(
         config,
@@ -261,6 +280,8 @@ def _report(
         watch.counts,
         limit,
         longest,
+        away_limit,
+        waits,
         failovers(watch.marks, faults, ended),
         error_kinds,
         ended - began,

@@ -57,11 +57,14 @@ class HandSeen:
 @dataclass(frozen=True)
 class Mark:
     """A table seen at ``at``: moving (``busy``: it should go on by itself) or waiting for people;
-    ``note`` says what it waited for then."""
+    ``note`` says what it waited for then. ``away``: it waits for a person who is not connected to it
+    and not in 託管 — after a takeover or a restart that person's turn runs its full clock (R46), so
+    a person whose own node is stopped holds the table for as long as that, but no longer."""
 
     at: float
     busy: bool
     note: str = ""
+    away: bool = False
 
 
 class Watch:
@@ -76,12 +79,26 @@ class Watch:
         self.counts: Counter[str] = Counter()
         self._last: dict[str, tuple[int, int, int]] = {}
         self._idle: dict[str, bool] = {}
+        self._away: dict[str, frozenset[int]] = {}
+        """Each table's seats of people neither connected nor in 託管, by its last ``table`` message."""
 
     def violation(self, kind: str, detail: str) -> None:
         self.violations.append(Violation(kind, time.time(), detail))
 
-    def summary(self, table_id: str, state: str) -> None:
-        """A ``table`` message: whether the table waits for people now."""
+    def summary(self, table: Message) -> None:
+        """A ``table`` message's summary: whether the table waits for people now, and who is away."""
+        self._away[table["id"]] = frozenset(
+            seat["seat"]
+            for seat in table["seats"]
+            if seat["kind"] == "human" and not seat["connected"] and not seat["autoplay"]
+        )
+        self._state(table["id"], table["state"])
+
+    def closed(self, table_id: str) -> None:
+        """``table_id`` closed (a ``left`` saying so, or a join refused for it)."""
+        self._state(table_id, "closed")
+
+    def _state(self, table_id: str, state: str) -> None:
         idle = state in IDLE_STATES
         if self._idle.get(table_id) != idle:
             self._idle[table_id] = idle
@@ -118,7 +135,9 @@ class Watch:
         self._last[table] = point
         view, clock = msg["view"] or {}, msg["clock"] or {}
         note = f"seq {seq} epoch {epoch} {view.get('phase')} to move {view.get('to_move')} clock {clock.get('kind')}"
-        self.marks.setdefault(table, []).append(Mark(time.time(), not self._idle.get(table, False), note))
+        away = clock.get("kind") == "turn" and clock.get("seat") in self._away.get(table, frozenset())
+        busy = not self._idle.get(table, False) and not away
+        self.marks.setdefault(table, []).append(Mark(time.time(), busy, note + (" (away)" if away else ""), away))
 
 
 class Sight:
