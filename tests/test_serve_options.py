@@ -101,6 +101,11 @@ def test_metrics_and_log_flags(tmp_path: Path) -> None:
     assert parse("--metrics-allow-ips", "10.1.0.0/16").metrics_allow_ips == ("10.1.0.0/16",)
 
 
+def test_the_garbage_collectors_thresholds() -> None:
+    assert ServerConfig().gc_thresholds == (20_000, 20, 20)
+    assert parse("--gc-thresholds", "5000, 10,100").gc_thresholds == (5000, 10, 100)
+
+
 @pytest.mark.parametrize(
     ("flag", "value", "says"),
     [
@@ -117,6 +122,9 @@ def test_metrics_and_log_flags(tmp_path: Path) -> None:
         ("--log-format", "xml", "'xml': must be one of json, console"),
         ("--metrics-allow-ips", "prometheus.local", "'prometheus.local' is not an IP address"),
         ("--metrics-token-file", "/nonexistent/token", "'/nonexistent/token': cannot read the token"),
+        ("--gc-thresholds", "700,10", "'700,10' is not three whole numbers of 1 or more"),
+        ("--gc-thresholds", "700,0,10", "'700,0,10' is not three whole numbers of 1 or more"),
+        ("--gc-thresholds", "7e2,10,10", "'7e2,10,10' is not three whole numbers of 1 or more"),
     ],
 )
 def test_a_bad_value_is_refused_naming_the_flag_and_what_it_allows(

@@ -68,6 +68,20 @@ def networks(text: str) -> tuple[str, ...]:
     return specs
 
 
+GC_THRESHOLDS = (20_000, 20, 20)
+"""The cyclic garbage collector's thresholds of a node (``gc.set_threshold``; Python's own: 700, 10, 10)."""
+
+
+def gc_thresholds(text: str) -> tuple[int, int, int]:
+    """Three comma-separated whole numbers of 1 or more, as ``gc.set_threshold`` takes them;
+    ``ValueError`` naming what is wrong."""
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) != 3 or not all(part.isascii() and part.isdigit() and int(part) >= 1 for part in parts):
+        raise ValueError(f"{text!r} is not three whole numbers of 1 or more (young, middle, old), e.g. 20000,20,20")
+    young, middle, old = (int(part) for part in parts)
+    return young, middle, old
+
+
 def token_file(text: str) -> str:
     """The path of a file holding a bearer token (:func:`~tuolaji.server.scrape.read_token` reads
     it); ``ValueError`` naming the file if it holds none."""
@@ -302,6 +316,17 @@ class ServerConfig:
     )
     ws_deflate: bool = option(
         False, Option("offer permessage-deflate compression on WebSockets (less traffic, more CPU per message)")
+    )
+    gc_thresholds: tuple[int, int, int] = option(
+        GC_THRESHOLDS,
+        Option(
+            "the cyclic garbage collector's thresholds: allocations between two passes of the youngest generation, "
+            "then passes of each generation between two of the next (gc.set_threshold; each pass stops the whole "
+            "node: docs/OPERATIONS.md)",
+            convert=gc_thresholds,
+            metavar="YOUNG,MIDDLE,OLD",
+            shown="20000,20,20",
+        ),
     )
     log_level: str = option("info", Option("how much the server logs", choices=LOG_LEVELS))
     log_format: str = option(

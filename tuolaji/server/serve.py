@@ -19,7 +19,6 @@ from tuolaji.server.config import Option, ServerConfig, options
 from tuolaji.server.deadlines import Config, http_protocol
 from tuolaji.server.logs import configure
 
-GC_THRESHOLD = 20_000
 WS_MAX_BYTES = 1024 * 1024
 """Frames above this close the socket (1009); above 16 KiB they are refused with ``too_large``."""
 
@@ -85,9 +84,7 @@ def run(args: argparse.Namespace) -> int:
             "move (tuolaji/native.py; reinstall with mypyc)",
             extra={"build": build()},
         )
-    # Fewer, larger cyclic-GC passes: views and messages are short-lived, and gen-0 collections
-    # every 700 allocations show up as latency spikes under load (docs/BENCHMARKS.md, Server).
-    gc.set_threshold(GC_THRESHOLD, 20, 20)
+    gc.set_threshold(*config.gc_thresholds)
     serve(config)
     return 0
 
