@@ -4,7 +4,9 @@ open or when the server says it restarts, and the page comes back to the same ta
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlparse
@@ -85,5 +87,39 @@ def test_after_a_crash_the_page_comes_back_to_its_table(
     expect(page.locator("#table-screen")).to_be_visible()
     expect(page.locator("#hand .card").first).to_be_visible()
     assert page.locator(".seat .nick").all_inner_texts() == names
+    assert player.errors == []
+    page.close()
+
+
+def test_a_server_that_stops_answering_is_left_and_the_page_comes_back(
+    browser: Browser, live_server_factory: Callable[..., LiveServer], screenshots: Path
+) -> None:
+    """The node freezes (SIGSTOP: its sockets stay open, nothing closes them): the page's `ping` goes
+    unanswered, it says the connection is lost and reconnects by itself, and it is back at its table
+    once the server answers again (issue 48)."""
+    # Bots slow enough that 託管 cannot finish the hand while the page reconnects (R46).
+    server = live_server_factory(args=(*SERVER_ARGS, "--bot-delay", "0.5"))
+    page = browser.new_page(viewport={"width": 1280, "height": 800}, locale="en-US")
+    player = Player(page, server.url, screenshots)
+    player.enter_as_guest()
+    player.start_with_bots()
+    player.wait_for_play()
+    names = page.locator(".seat .nick").all_inner_texts()
+    banner = page.locator("#reconnect")
+    expect(banner).to_be_hidden()
+    os.kill(server.pid, signal.SIGSTOP)
+    try:
+        # Nothing closes the socket: only the page's own watch can tell (a ping, then its answer's wait).
+        expect(banner).to_be_visible(timeout=30_000)
+        expect(banner).to_have_text("Connection lost: reconnecting…")
+    finally:
+        os.kill(server.pid, signal.SIGCONT)
+    page.wait_for_function("() => document.body.dataset.conn === 'open'", timeout=30_000)
+    expect(banner).to_be_hidden()
+    expect(page.locator("#table-screen")).to_be_visible()
+    assert page.locator(".seat .nick").all_inner_texts() == names
+    expect(page.locator("#hand .card").first).to_be_visible()
+    # The connection it left closed once the server woke (R46: 託管 at once); the new one took the seat back.
+    expect(page.locator("[data-action=autoplay]")).to_have_attribute("aria-pressed", "false")
     assert player.errors == []
     page.close()

@@ -1,5 +1,6 @@
-// The WebSocket (PROTOCOL.md §2): hello with the token, message dispatch, reconnect with backoff, and a move to the
-// node that runs my table when the server names it (`table_node`, PROTOCOL.md §3).
+// The WebSocket (PROTOCOL.md §2): hello with the token, message dispatch, reconnect with backoff, a move to the
+// node that runs my table when the server names it (`table_node`, PROTOCOL.md §3), and a watch for a server that
+// stopped answering without closing the connection (a node frozen or cut off: its socket stays open for minutes).
 
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000];
 /** Moves to another node at most this many times within HOP_WINDOW_MS: a table that keeps moving, or a wrong hint,
@@ -10,6 +11,13 @@ const HOP_WINDOW_MS = 60_000;
 const QUIET_MS = 2000;
 /** Requests made while a move is under way wait for the new connection; after this long they go on the old one. */
 const HOLD_MS = 5000;
+/** A connection quiet this long is asked `ping`; unanswered for ANSWER_MS, it is given up and the page reconnects
+ * (through the proxy: the node may be the one that froze). One not welcomed within WELCOME_MS is given up too. */
+const PING_MS = 5000;
+const ANSWER_MS = 7000;
+const WELCOME_MS = 10_000;
+/** How often the watch looks (a background tab may look less often: only an unanswered ping counts as silence). */
+const WATCH_MS = 1000;
 
 /**
  * @typedef {{type: string, [key: string]: any}} Message
@@ -45,11 +53,19 @@ export class Socket {
     this.hops = [];
     /** @type {WeakSet<WebSocket>} the connections that were welcomed */
     this.welcomed = new WeakSet();
+    /** when the connection was opened, when it last brought a message, when a `ping` went unanswered since (0: none) */
+    this.openedAt = 0;
+    this.heard = 0;
+    this.pingedAt = 0;
+    /** @type {ReturnType<typeof setInterval>|undefined} */
+    this.watchTimer = undefined;
   }
 
   /** Open the connection (and keep reopening it after drops until stop()). */
   start() {
     this.stopped = false;
+    clearInterval(this.watchTimer);
+    this.watchTimer = setInterval(() => this.#watch(), WATCH_MS);
     this.#open();
   }
 
@@ -57,6 +73,7 @@ export class Socket {
   stop() {
     this.stopped = true;
     clearTimeout(this.retryTimer);
+    clearInterval(this.watchTimer);
     this.#dropHop();
     this.ws?.close(1000);
     this.ws = null;
@@ -100,7 +117,42 @@ export class Socket {
     clearTimeout(this.retryTimer);
     this.ws = this.#connect(this.node);
     this.unanswered.clear();
+    this.#heard();
+    this.openedAt = this.heard;
     this.handlers.onStatus("connecting");
+  }
+
+  #heard() {
+    this.heard = Date.now();
+    this.pingedAt = 0;
+  }
+
+  /** Ask a quiet connection whether the server is there; give up one that does not answer, or was never welcomed. */
+  #watch() {
+    const ws = this.ws;
+    if (!ws || this.stopped) return;
+    const now = Date.now();
+    if (!this.welcomed.has(ws)) {
+      if (now - this.openedAt >= WELCOME_MS) this.#silent(ws);
+    } else if (this.pingedAt) {
+      if (now - this.pingedAt >= ANSWER_MS) this.#silent(ws);
+    } else if (now - this.heard >= PING_MS && ws.readyState === WebSocket.OPEN) {
+      ws.send(JSON.stringify({ v: 2, type: "ping" }));
+      this.pingedAt = now;
+    }
+  }
+
+  /**
+   * The server stopped answering on `ws` but the connection is still open: leave it (its close may take minutes)
+   * and reconnect as after a drop, wherever the proxy sends me (the node I was on may be the one that froze).
+   * @param {WebSocket} ws
+   */
+  #silent(ws) {
+    this.ws = null;
+    this.node = null;
+    this.#dropHop();
+    ws.close(1000);
+    this.#retry(1006);
   }
 
   /**
@@ -131,6 +183,8 @@ export class Socket {
       this.#arrived(ws);
     }
     if (this.ws !== ws) return; // the connection a move left behind: the new one has everything from now on
+    this.#heard();
+    if (msg.type === "pong") return;
     if (msg.type === "welcome") {
       this.welcomed.add(ws);
       this.attempt = 0;
@@ -227,6 +281,7 @@ export class Socket {
     this.node = hop.node;
     this.ws = ws;
     this.unanswered.clear();
+    this.#heard();
     // welcome first (the page takes it as a reconnect), then what was held
     queueMicrotask(() => {
       if (this.ws === ws) for (const [id, frame] of hop.held ?? []) this.#write(ws, id, frame);
