@@ -112,7 +112,7 @@ class Report:
         ]
         for kind in INVARIANTS:
             cases = self.findings.violations.get(kind, [])
-            out.append(f"  {kind:<42} {len(cases)}" + (f"   e.g. {cases[0]}" if cases else ""))
+            out.append(f"  {kind:<44} {len(cases)}" + (f"   e.g. {cases[0]}" if cases else ""))
         out.append(f"failover (a node's tables, first move after the fault): kill {spread(self.failover['kill'])}")
         out.append(f"                                                          stop {spread(self.failover['stop'])}")
         out.append(f"longest stall by fault kind (limit {self.stall_limit:g} s):")
