@@ -8,7 +8,7 @@ from collections.abc import Callable
 from tests.live_server import FAST_ARGS, LiveServer
 from tests.server.scenario import close_all, four_at_table, wait_state
 from tuolaji.cards import SUITS, make_card
-from tuolaji.game.actions import DealCards
+from tuolaji.game.actions import Bid, DealCards
 from tuolaji.game.match import Match
 from tuolaji.game.options import TableOptions
 from tuolaji.game.round import Round
@@ -76,12 +76,29 @@ async def test_bid_reinforce_overturn(live_server_factory: Callable[..., LiveSer
         await close_all(clients)
 
 
+def seed_with_an_answer(options: dict[str, float]) -> int:
+    """A server seed whose first deal leaves another seat a bid after the first seat that can bid has
+    made its first choice (so the window is still open for the first 不叫)."""
+    for seed in range(500):
+        round_ = Round(Match(TableOptions.from_json(options), next(match_seeds(seed))).next_setup())
+        round_.apply(DealCards(216))
+        bidder = next((seat for seat in range(4) if round_.bid_options(seat)), None)
+        if bidder is None:
+            continue
+        suit, count = round_.bid_options(bidder)[0]
+        round_.apply(Bid(bidder, suit, count))
+        if any(round_.bid_options(seat) for seat in range(4) if seat != bidder):
+            return seed
+    raise AssertionError("no seed found")
+
+
 async def test_pass_from_everyone_closes_a_long_window(live_server_factory: Callable[..., LiveServer]) -> None:
     """R19: 不叫 over the socket. With a window far longer than any wait here, the hand goes on only
     because every seat said 不叫 or could no longer bid: after one bid, the others and then the bidder
     say 不叫 (a 不叫 after the window closed is refused naming R19), and the bid stands."""
-    server = live_server_factory(args=FAST_ARGS)
-    clients, _ = await four_at_table(server.url, {**OPTIONS, "bid_window_seconds": 600})
+    options = {**OPTIONS, "bid_window_seconds": 600}
+    server = live_server_factory(args=(*FAST_ARGS, "--seed", str(seed_with_an_answer(options))))
+    clients, _ = await four_at_table(server.url, options)
     try:
         views = [(await wait_state(client, lambda view: view["phase"] == "bidding"))["view"] for client in clients]
         bidder = next(seat for seat, view in enumerate(views) if view["bid_options"])

@@ -44,7 +44,8 @@ FIVE_GROUPS = WORST_HANDS["five groups"][0]
 
 class Frames:
     """The server's frames on their way to the page: passed on, rewritten by :attr:`edit`, or held back
-    (:attr:`frozen`: the page keeps showing what it shows)."""
+    (:attr:`frozen`: the page keeps showing what it shows; the answers to its pings still come, so it
+    does not take the connection for lost)."""
 
     def __init__(self) -> None:
         self.frozen = False
@@ -54,9 +55,9 @@ class Frames:
         upstream = ws.connect_to_server()
 
         def to_page(message: str | bytes) -> None:
-            if self.frozen:
-                return
             data = json.loads(message)
+            if self.frozen and data.get("type") != "pong":
+                return
             if data.get("type") == "state" and data.get("view") and self.edit:
                 self.edit(data["view"])
                 message = json.dumps(data)
