@@ -22,7 +22,6 @@ import signal
 import socket
 import subprocess
 import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +29,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests import waiting
 from tests.live_server import REPO, free_port
 
 SCRIPT = REPO / "deploy" / "local-cluster.sh"
@@ -123,11 +123,7 @@ def command_lines_naming(text: str) -> list[str]:
 
 def eventually(check: Callable[[], bool], what: str) -> None:
     """Poll ``check`` until it holds, failing after :data:`DEADLINE` seconds."""
-    deadline = time.monotonic() + DEADLINE
-    while not check():
-        if time.monotonic() > deadline:
-            pytest.fail(f"not within {DEADLINE} s: {what}")
-        time.sleep(0.1)
+    waiting.eventually(check, what, DEADLINE)
 
 
 @contextlib.contextmanager

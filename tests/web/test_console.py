@@ -13,7 +13,6 @@ import re
 import secrets
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from sqlalchemy import text
 from tests.cluster.conftest import REDIS_SERVER, RedisProcess
 from tests.databases import POSTGRES
 from tests.live_server import REPO, LiveServer
+from tests.waiting import eventually
 from tests.web.client import Player
 from tests.web.conftest import SERVER_ARGS
 from tuolaji.store.db import make_engine
@@ -338,7 +338,12 @@ def test_a_drained_nodes_table_finishes_its_hand_and_plays_the_next_on_another_n
     page.locator("[data-action=autoplay]").click()
     page.wait_for_function("() => document.querySelector('#settle-dialog').open", timeout=LONG)
     headers = _bearer(boss)
-    eventually(lambda: [table["node"] for table in _tables(b, headers)] == ["b"])
+    eventually(
+        lambda: [table["node"] for table in _tables(b, headers)] == ["b"],
+        "the table listed on node b",
+        LONG / 1000,
+        every=0.2,
+    )
     assert a.logged("handed over by the drain") and b.logged("taken over from its log")
     # The next hand is dealt by node b; the player, still on node a, is at it and acts there (託管 off).
     expect(page.locator("#hand .card").first).to_be_visible(timeout=LONG)
@@ -373,11 +378,3 @@ def _bearer(page: Page) -> dict[str, str]:
 def _tables(node: LiveServer, headers: dict[str, str]) -> list[dict[str, Any]]:
     tables: list[dict[str, Any]] = httpx.get(f"{node.url}/api/console/tables", headers=headers).json()["tables"]
     return tables
-
-
-def eventually(check: Callable[[], bool], timeout: float = LONG / 1000) -> None:
-    """Wait (bounded) until ``check`` holds, asking again every 0.2 s."""
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.2)

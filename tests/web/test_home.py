@@ -14,7 +14,6 @@ import shutil
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -24,6 +23,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, WebSocket, expect
 from redis import Redis
 
+from tests import waiting
 from tests.cluster import conftest as cluster
 from tests.cluster.test_nodes import FAST
 from tests.databases import fresh_postgres
@@ -42,11 +42,7 @@ NODE_ARGS = ("--lease-seconds", "2", "--bot-delay", "0.03")
 
 def eventually(check: Callable[[], bool], what: str) -> None:
     """Poll ``check`` until it holds, failing after :data:`WAIT` seconds."""
-    deadline = time.monotonic() + WAIT
-    while not check():
-        if time.monotonic() > deadline:
-            pytest.fail(f"not within {WAIT:g} s: {what}")
-        time.sleep(0.05)
+    waiting.eventually(check, what, WAIT, every=0.05)
 
 
 @pytest.fixture
