@@ -137,7 +137,7 @@ class Watch:
         note = f"seq {seq} epoch {epoch} {view.get('phase')} to move {view.get('to_move')} clock {clock.get('kind')}"
         away = clock.get("kind") == "turn" and clock.get("seat") in self._away.get(table, frozenset())
         busy = not self._idle.get(table, False) and not away
-        self.marks.setdefault(table, []).append(Mark(time.time(), busy, note + (" (away)" if away else ""), away))
+        self.marks.setdefault(table, []).append(Mark(time.time(), busy, note, away))
 
 
 class Sight:

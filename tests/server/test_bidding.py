@@ -17,13 +17,17 @@ from tuolaji.server.hosting import match_seeds
 OPTIONS = {"deal_interval_ms": 0, "bid_window_seconds": 2.5, "review_seconds": 0, "turn_seconds": 60}
 
 
+def first_deal(options: dict[str, float], seed: int) -> Round:
+    """The first hand, dealt, of a table with ``options`` on a server started with ``--seed seed``."""
+    round_ = Round(Match(TableOptions.from_json(options), next(match_seeds(seed))).next_setup())
+    round_.apply(DealCards(216))
+    return round_
+
+
 def find_seed() -> tuple[int, int, int, int, int]:
     """A server seed whose first deal lets seat a bid 1 then 2 of suit x, and seat b overturn with 3 of y."""
-    options = TableOptions.from_json(OPTIONS)
     for seed in range(500):
-        match = Match(options, next(match_seeds(seed)))
-        round_ = Round(match.next_setup())
-        round_.apply(DealCards(216))
+        round_ = first_deal(OPTIONS, seed)
         held = [[round_.hand(seat).count(make_card(round_.level, suit)) for suit in range(4)] for seat in range(4)]
         for a in range(4):
             for x in range(4):
@@ -80,8 +84,7 @@ def seed_with_an_answer(options: dict[str, float]) -> int:
     """A server seed whose first deal leaves another seat a bid after the first seat that can bid has
     made its first choice (so the window is still open for the first 不叫)."""
     for seed in range(500):
-        round_ = Round(Match(TableOptions.from_json(options), next(match_seeds(seed))).next_setup())
-        round_.apply(DealCards(216))
+        round_ = first_deal(options, seed)
         bidder = next((seat for seat in range(4) if round_.bid_options(seat)), None)
         if bidder is None:
             continue

@@ -70,6 +70,7 @@ def networks(text: str) -> tuple[str, ...]:
 
 GC_THRESHOLDS = (20_000, 20, 20)
 """The cyclic garbage collector's thresholds of a node (``gc.set_threshold``; Python's own: 700, 10, 10)."""
+GC_SHOWN = ",".join(str(threshold) for threshold in GC_THRESHOLDS)
 
 
 def gc_thresholds(text: str) -> tuple[int, int, int]:
@@ -77,7 +78,7 @@ def gc_thresholds(text: str) -> tuple[int, int, int]:
     ``ValueError`` naming what is wrong."""
     parts = [part.strip() for part in text.split(",")]
     if len(parts) != 3 or not all(part.isascii() and part.isdigit() and int(part) >= 1 for part in parts):
-        raise ValueError(f"{text!r} is not three whole numbers of 1 or more (young, middle, old), e.g. 20000,20,20")
+        raise ValueError(f"{text!r} is not three whole numbers of 1 or more (young, middle, old), e.g. {GC_SHOWN}")
     young, middle, old = (int(part) for part in parts)
     return young, middle, old
 
@@ -325,7 +326,7 @@ class ServerConfig:
             "node: docs/OPERATIONS.md)",
             convert=gc_thresholds,
             metavar="YOUNG,MIDDLE,OLD",
-            shown="20000,20,20",
+            shown=GC_SHOWN,
         ),
     )
     log_level: str = option("info", Option("how much the server logs", choices=LOG_LEVELS))
