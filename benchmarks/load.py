@@ -1,12 +1,15 @@
 """Load test: a real server and N tables of four bot clients over real WebSockets on loopback.
 
 Every client plays its seat with zero think time (the view's legal ``hint``; it bids its longest
-level-card suit while nobody has bid). The run is bounded: ``--seconds`` of measured play per table
+level-card suit while nobody has bid); each bid and play carries an ``id``, as the browser's do, so
+the server acks it as in play. The run is bounded: ``--seconds`` of measured play per table
 count, after the tables are seated. Reported per run: moves/s, hands/s, p50/p99/max latency from a
 client sending a move to that client receiving the broadcast that contains it, the CPU of the server
 (also per move: everything it did, bids and trick reviews included, divided by the moves played),
 of the client processes and of the whole machine (in cores: 100% = one core; machine minus server
-and clients is other load on the box), and the server's memory (RSS, and RSS per table).
+and clients is other load on the box), the server's memory (RSS, and RSS per table), and its write
+syscalls a move (``/proc/PID/io`` ``syscw``: a socket write of the event loop each, plus the log's
+file writes).
 
 The clients speak RFC 6455 through the ``websockets`` sans-I/O protocol on uvloop, handling each
 frame in ``data_received``: they share the machine with the server, so they are kept lean.
@@ -78,11 +81,13 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 @dataclass
 class Sample:
-    """Server process CPU seconds and RSS bytes at one moment."""
+    """Server process CPU seconds, RSS bytes and write syscalls (``syscw``: each socket write of the
+    event loop, and the log's file writes) at one moment."""
 
     when: float
     cpu: float
     rss: int
+    writes: int
 
 
 def sample(pid: int) -> Sample:
@@ -92,7 +97,9 @@ def sample(pid: int) -> Sample:
     cpu = (int(fields[11]) + int(fields[12])) / CLK_TCK
     with open(f"/proc/{pid}/status") as status:
         rss = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS:"))
-    return Sample(time.monotonic(), cpu, rss)
+    with open(f"/proc/{pid}/io") as io:
+        writes = next(int(line.split()[1]) for line in io if line.startswith("syscw:"))
+    return Sample(time.monotonic(), cpu, rss, writes)
 
 
 def machine_busy() -> tuple[float, float]:
@@ -198,6 +205,9 @@ class Seat:
         self.own_play = f'"type":"play","seat":{seat},'.encode()
         self.my_turn = f'"to_move":{seat},'.encode()
         self.sent_at: float | None = None
+        self.sent = 0
+        """Moves sent: each carries an ``id`` as the browser's do, so the server acks it (an ``ack`` and
+        a ``state`` to the mover, as in play)."""
         self.acted: tuple[Any, ...] | None = None
         self.latencies: list[float] = []
         self.moves = 0
@@ -235,7 +245,7 @@ class Seat:
         if view["phase"] in ("dealing", "bidding") and view["bid"] is None and view["bid_options"]:
             option = max(view["bid_options"], key=lambda item: item["count"])
             self.acted = key
-            self.sock.send({"v": 2, "type": "bid", **option})
+            self._send({"v": 2, "type": "bid", **option})
         elif view["phase"] == "playing" and view["to_move"] == self.seat and view["hint"]:
             self.acted = key
             body = {"v": 2, "type": "play", "cards": view["hint"]}
@@ -248,7 +258,11 @@ class Seat:
     def _play(self, body: dict[str, Any]) -> None:
         if not self.stopped:
             self.sent_at = time.perf_counter()
-            self.sock.send(body)
+            self._send(body)
+
+    def _send(self, body: dict[str, Any]) -> None:
+        self.sent += 1
+        self.sock.send({**body, "id": f"c{self.sent}"})
 
 
 async def connect(base: str, token: str, node: str | None = None) -> tuple[Socket, dict[str, Any]]:
@@ -488,6 +502,8 @@ def run_once(
         "server_cpu": sum(server_cpu),
         "node_cpu": server_cpu,
         "server_us_per_move": sum(server_cpu) * wall / max(1, moves) * 1e6,
+        "writes_per_move": sum(after.writes - before.writes for before, after in zip(idle, busy, strict=True))
+        / max(1, moves),
         "client_cpu": (clients_after - clients_before) / wall,
         "machine_cpu": machine,
         "server_rss_mb": sum(sample.rss for sample in busy) / 2**20,
@@ -608,6 +624,7 @@ def print_row(row: dict[str, Any], as_json: bool) -> None:
             f"{row['server_rss_mb']:6.0f}  {row['kb_per_table']:8.0f}  "
             + " ".join(f"{cpu:.0%}" for cpu in row["node_cpu"])
             + f"  gc {row['gc_ms_per_s']:.1f} ms/s, {row['gc_long']:.0f} over {GC_LONG * 1000:.0f} ms"
+            + f"  writes {row['writes_per_move']:.2f}/move"
             + "".join(
                 f"  {name.removesuffix('_per_s')} {row[name]:.0f}/s"
                 for name in row

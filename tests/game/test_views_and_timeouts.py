@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -48,6 +49,8 @@ def _cards_in(value: object) -> list[str]:
 
 
 def _check_views(round_: Round, events: list[Event]) -> None:
+    for view in round_.views([0, 1, 2, 3, None]).values():
+        assert dataclasses.replace(view) == view  # built without __init__, yet every field is there
     for seat in range(4):
         view = round_.view(seat)
         assert sorted(view.hand) == sorted(round_.hands[seat])

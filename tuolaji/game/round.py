@@ -684,16 +684,8 @@ class Round:
             "preset": self.preset.name,
             "illegal_follow": self.options.illegal_follow,
         }
-        spectator = SeatView(
-            seat=None,
-            hand=(),
-            reminded=False,
-            can_remind=False,
-            can_retract=False,
-            bid_options=(),
-            hint=(),
-            **shared,
-        )
+        shared.update(seat=None, hand=(), reminded=False, can_remind=False, can_retract=False, bid_options=(), hint=())
+        spectator = SeatView.of(shared)
         views: dict[int | None, SeatView] = {}
         seat: int | None
         for seat in seats:

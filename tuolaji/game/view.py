@@ -130,6 +130,14 @@ class SeatView:
     preset: str
     illegal_follow: str
 
+    @staticmethod
+    def of(fields: dict[str, Any]) -> SeatView:
+        """The view with ``fields`` (every field, by name), made without running the frozen
+        dataclass's ``__init__`` field by field, which costs a move about 6 µs (the hot path)."""
+        view = object.__new__(SeatView)
+        view.__dict__.update(fields)
+        return view
+
     def for_seat(
         self,
         seat: int,

@@ -10,13 +10,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from tuolaji.cards import RANKS
-from tuolaji.game.settlement import Change, escape_loss
+from tuolaji.game.settlement import Balance, Change, escape_loss
 from tuolaji.game.view import Event, SeatView
 from tuolaji.room.effects import Effect, Send, SendState, SendSummary
 from tuolaji.room.state import TableData, TableState
 
 Recipient = tuple[str, int | None]
 """A connection and the seat it sees the table from (None: a spectator)."""
+ESCAPES_KEPT = 64
+"""Balances whose escape cost a table keeps (four a hand; the rest from earlier hands)."""
 
 
 class Outbox:
@@ -25,6 +27,9 @@ class Outbox:
     def __init__(self, data: TableData) -> None:
         self._data = data
         self._effects: list[Effect] = []
+        self._escapes: dict[Balance, Change] = {}
+        """What an escape costs each balance asked about (the balances of a hand's people do not
+        change within it; a settlement makes new ones)."""
 
     def add(self, effect: Effect) -> None:
         """Append ``effect`` to the step's effects."""
@@ -111,8 +116,16 @@ class Outbox:
         for _, seat in recipients:
             player = data.seats[seat].player if seat is not None else None
             if seat is not None and player is not None and player.balance is not None:
-                costs[seat] = escape_loss(player.balance)
+                costs[seat] = self._escape_loss(player.balance)
         return costs
+
+    def _escape_loss(self, balance: Balance) -> Change:
+        cost = self._escapes.get(balance)
+        if cost is None:
+            if len(self._escapes) >= ESCAPES_KEPT:
+                self._escapes.clear()
+            cost = self._escapes[balance] = escape_loss(balance)
+        return cost
 
     def broadcast(self, events: Sequence[Event], skip: str | None = None) -> None:
         """The next ``state`` (``seq`` one more) with ``events`` to everyone at the table but ``skip``."""

@@ -10,6 +10,7 @@ nodes is typed in ``tuolaji.wire.nodes``.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import time
 from abc import ABC, abstractmethod
@@ -64,6 +65,10 @@ class LocalClients(Protocol):
 
     def on_close_client(self, client: str, code: int, text: str) -> None:
         """Send ``text`` to one of this node's clients, then close its socket with ``code``."""
+
+    def batch(self) -> contextlib.AbstractContextManager[None]:
+        """Within the block (which must not wait), what :meth:`on_deliver` hands one client goes out
+        in one write when it ends."""
 
     def on_logout(self, account_id: int, session: str) -> None:
         """``account_id`` logged out of ``session``: close this node's connections of that session."""
@@ -168,6 +173,15 @@ class Bus(ABC):
     """Whether table log writes carry a fencing token (tables may move between nodes)."""
     cluster: Cluster
     """The card room across its nodes (the console's orders, draining)."""
+
+    _node: Node | None
+    """The parts of this node the bus calls back, once started."""
+
+    def batch(self) -> contextlib.AbstractContextManager[None]:
+        """Within the block (which must not wait), the messages :meth:`deliver` hands one client of
+        this node go out together when it ends (:meth:`LocalClients.batch`)."""
+        node = self._node
+        return node.clients.batch() if node is not None else contextlib.nullcontext()
 
     @abstractmethod
     async def start(self, node: Node) -> None:

@@ -44,6 +44,35 @@ class QueuePlaces(Protocol):
         """Take the account's place over for ``conn``: its status for the welcome, and a message for after."""
 
 
+class Batch:
+    """:meth:`Clients.batch`: a context manager (blocks may nest) that makes the connections it is
+    handed hold what they are sent until the outermost block ends, then write it."""
+
+    __slots__ = ("_depth", "_held")
+
+    def __init__(self) -> None:
+        self._depth = 0
+        self._held: list[Connection] = []
+
+    def hold(self, conn: Connection) -> None:
+        """Within a block: ``conn`` holds what it is sent until the block ends."""
+        if self._depth and conn.hold():
+            self._held.append(conn)
+
+    def __enter__(self) -> None:
+        self._depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self._depth -= 1
+        if self._depth == 0 and self._held:
+            held, self._held = self._held, []
+            for conn in held:
+                try:
+                    conn.release()
+                except Exception:  # one connection's failure must not leave the others holding
+                    log.exception("writing a connection's held messages failed", extra={"connection": conn.id})
+
+
 class Clients:
     """The connections of this node (one live connection per account)."""
 
@@ -75,6 +104,7 @@ class Clients:
         self._replacing: dict[str, tuple[Connection | None, str | None]] = {}
         """client id → the account's connection it replaces, here or (its id) on another node: closed
         once the new one is attached to the account's table (:meth:`retire_replaced`)."""
+        self._batch = Batch()
         self._ids = itertools.count(1)
 
     def new_id(self) -> str:
@@ -253,6 +283,12 @@ class Clients:
         if other is not None:
             self.services.bus.close_client(other, CLOSE_REPLACED, replaced)
 
+    def batch(self) -> Batch:
+        """Within the block (which must not wait), what :meth:`on_deliver` hands one connection goes
+        out in one write when it ends: a table step's ``state`` and ``ack`` to the mover in one send
+        syscall, not two."""
+        return self._batch
+
     def on_deliver(self, delivery: Delivery, sender: str | None = None) -> None:
         """A table's message for one of these clients: it moves the client, then joins its outbox; a
         client a table of another node (``sender``) seats or lets watch is told that node."""
@@ -260,6 +296,7 @@ class Clients:
         if conn is None:
             return
         self.placement.apply(delivery.client, delivery.change)
+        self._batch.hold(conn)
         conn.send_text(delivery.text)
         if sender is not None and isinstance(delivery.change, AtTable):
             hint = self.homing.hint(conn.hints, delivery.change.table_id, sender)

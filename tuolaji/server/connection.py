@@ -89,6 +89,8 @@ class Connection:
         self._outbox: collections.deque[tuple[str, int]] = collections.deque()
         """Messages not written yet, oldest first; the writer's message stays in it until it is written."""
         self._write_now: WriteText | None = (websocket.scope.get("extensions") or {}).get(TEXT_FRAMES)
+        self._held: list[str] | None = None
+        """While held (:meth:`hold`): the messages to write at :meth:`release`, oldest first."""
         self.close_code: int | None = None
         """The code the server closed (or is closing) the connection with; None if it has not."""
         self._close_reason = ""
@@ -104,8 +106,37 @@ class Connection:
         """Queue an already encoded message."""
         if self.closed.is_set():
             return
-        if not self._outbox and self._write_now is not None and self._write_now(text.encode()):
+        if self._held is not None:
+            self._held.append(text)
             return
+        if not self._outbox and self._write_now is not None and self._write_now([text.encode()]):
+            return
+        self._queue(text)
+
+    def hold(self) -> bool:
+        """Keep what is sent from now on until :meth:`release`, which writes it in one go (one send
+        syscall for several messages, when the socket takes them at once); False if already held.
+        Only for a block that does not wait: the connection's writer must not run in between."""
+        if self._held is not None:
+            return False
+        self._held = []
+        return True
+
+    def release(self) -> None:
+        """Write what was sent since :meth:`hold`, in order: at once if nothing is queued before it
+        and the socket takes it, else through the outbox."""
+        held, self._held = self._held, None
+        if not held:
+            return
+        if not self._outbox and self._write_now is not None and self._write_now([text.encode() for text in held]):
+            return
+        for text in held:
+            if self.close_code == CLOSE_TOO_SLOW:
+                return
+            self._queue(text)
+
+    def _queue(self, text: str) -> None:
+        """Queue ``text`` for the writer; a client too far behind is disconnected."""
         size = sys.getsizeof(text)
         if self.queued_bytes + size > self.outbox_bytes:
             self._fell_behind()

@@ -108,8 +108,9 @@ class RedisInbox:
             case ForTable(table_id, envelope):
                 node.tables.on_command(table_id, envelope)
             case ForClients(deliveries, sender):
-                for delivery in deliveries:
-                    node.clients.on_deliver(delivery, sender)
+                with node.clients.batch():
+                    for delivery in deliveries:
+                        node.clients.on_deliver(delivery, sender)
             case CloseClient(client, code, text):
                 node.clients.on_close_client(client, code, text)
             case TableOpening():

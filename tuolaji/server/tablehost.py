@@ -218,8 +218,9 @@ class TableHost:
             self.next_seq += len(entries)
             self._count(entries, store, settled)
         self._outgoing.step()
-        for effect in effects:
-            self._execute(effect, asking)
+        with self.bus.batch():
+            for effect in effects:
+                self._execute(effect, asking)
         if came is not None and entries:
             self.metrics.move_latency.observe(time.perf_counter() - came)
         if store is not None:
