@@ -10,13 +10,16 @@ Two nodes on a fresh PostgreSQL database and Redis (``TUOLAJI_TEST_POSTGRES``, a
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -148,6 +151,15 @@ def test_the_page_moves_to_its_tables_node_and_after_a_takeover_to_the_new_one(
     context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
     contexts.append(context)
     page = context.new_page()
+    states: list[dict[str, Any]] = []
+    """Every ``state`` the page received, on any of its connections."""
+
+    def record(payload: str | bytes) -> None:
+        message = json.loads(payload)
+        if message.get("type") == "state":
+            states.append(message)
+
+    page.on("websocket", lambda socket: socket.on("framereceived", record))
     player = Player(page, url, screenshots)
     with page.expect_websocket() as first:
         player.enter_as_guest()
@@ -189,10 +201,17 @@ def test_the_page_moves_to_its_tables_node_and_after_a_takeover_to_the_new_one(
         player.play_hint()
 
     # Its node dies: the page asks for it again, nginx falls back on the other, which takes the table over.
+    epoch = max(state["epoch"] for state in states)
     with page.expect_websocket(timeout=WAIT * 1000) as back:
         servers[there].kill()
     assert back.value.url.endswith(f"/ws?node={there}")
     eventually(lambda: node_of_page() == here, f"the page is back, on {here}")
+    # The page may be back before the takeover, and a play then is refused (table_moving: "try
+    # again"): the player plays once the new owner's first state has come.
+    deadline = time.monotonic() + WAIT
+    while not any(state["full"] and state["epoch"] > epoch for state in states):
+        assert time.monotonic() < deadline, f"no state of {here} within {WAIT:g} s"
+        page.wait_for_timeout(50)
     expect(page.locator("#reconnect")).to_be_hidden(timeout=20_000)
     expect(page.locator("#table-screen")).to_be_visible()
     expect(page.locator("#hand .card").first).to_be_visible()
