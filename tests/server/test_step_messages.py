@@ -6,10 +6,9 @@ the state that carries it."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from tests.live_server import LiveServer
-from tests.server.scenario import FAST, close_all, default_policy, drive, four_at_table, got
+from tests.server.scenario import FAST, Policy, close_all, default_policy, drive, four_at_table, got
 from tests.server.wsclient import Client, Message
 
 
@@ -20,7 +19,7 @@ async def test_a_whole_hand_reaches_every_client_in_order_with_each_ack_after_it
     plays: dict[int, dict[int, list[str]]] = {index: {} for index in range(4)}
     """By client: the id of each play it sent, and its cards."""
 
-    def playing(index: int) -> Any:
+    def playing(index: int) -> Policy:
         async def policy(client: Client, state: Message) -> bool:
             view = state["view"]
             if view["phase"] == "playing" and view["to_move"] == view["seat"] and view["hint"]:

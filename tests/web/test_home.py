@@ -15,7 +15,6 @@ import shutil
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -208,10 +207,13 @@ def test_the_page_moves_to_its_tables_node_and_after_a_takeover_to_the_new_one(
     eventually(lambda: node_of_page() == here, f"the page is back, on {here}")
     # The page may be back before the takeover, and a play then is refused (table_moving: "try
     # again"): the player plays once the new owner's first state has come.
-    deadline = time.monotonic() + WAIT
-    while not any(state["full"] and state["epoch"] > epoch for state in states):
-        assert time.monotonic() < deadline, f"no state of {here} within {WAIT:g} s"
-        page.wait_for_timeout(50)
+    waiting.eventually(
+        lambda: any(state["full"] and state["epoch"] > epoch for state in states),
+        f"the first state of {here}, the table's new owner",
+        WAIT,
+        every=0.05,
+        pause=lambda seconds: page.wait_for_timeout(seconds * 1000),
+    )
     expect(page.locator("#reconnect")).to_be_hidden(timeout=20_000)
     expect(page.locator("#table-screen")).to_be_visible()
     expect(page.locator("#hand .card").first).to_be_visible()

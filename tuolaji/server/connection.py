@@ -109,9 +109,7 @@ class Connection:
         if self._held is not None:
             self._held.append(text)
             return
-        if not self._outbox and self._write_now is not None and self._write_now([text.encode()]):
-            return
-        self._queue(text)
+        self._put([text])
 
     def hold(self) -> bool:
         """Keep what is sent from now on until :meth:`release`, which writes it in one go (one send
@@ -123,14 +121,17 @@ class Connection:
         return True
 
     def release(self) -> None:
-        """Write what was sent since :meth:`hold`, in order: at once if nothing is queued before it
-        and the socket takes it, else through the outbox."""
+        """Write what was sent since :meth:`hold`, in order."""
         held, self._held = self._held, None
-        if not held:
+        if held:
+            self._put(held)
+
+    def _put(self, texts: list[str]) -> None:
+        """Write ``texts`` at once if nothing is queued before them and the socket takes them, else
+        queue them for the writer (up to a fall behind)."""
+        if not self._outbox and self._write_now is not None and self._write_now([text.encode() for text in texts]):
             return
-        if not self._outbox and self._write_now is not None and self._write_now([text.encode() for text in held]):
-            return
-        for text in held:
+        for text in texts:
             if self.close_code == CLOSE_TOO_SLOW:
                 return
             self._queue(text)
