@@ -37,4 +37,16 @@ def test_a_source_newer_than_its_compiled_file_is_stale(tmp_path: Path, capsys: 
     os.utime(source, (3_000, 3_000))
     assert stale(tmp_path) == ["tuolaji/cards.py"]
     assert main(["--stale", str(tmp_path)]) == 1
-    assert "tuolaji/cards.py: changed since it was compiled" in capsys.readouterr().err
+    assert "tuolaji/cards.py: changed or listed since it was compiled" in capsys.readouterr().err
+
+
+def test_a_listed_source_without_a_compiled_file_is_stale_once_others_are_compiled(tmp_path: Path) -> None:
+    first, second = (tmp_path / source for source in NATIVE_SOURCES[:2])
+    for source in (first, second):
+        source.parent.mkdir(parents=True, exist_ok=True)
+        source.write_text("")
+    assert stale(tmp_path) == []  # a plain build
+    compiled = first.with_name(first.stem + importlib.machinery.EXTENSION_SUFFIXES[0])
+    compiled.write_bytes(b"")
+    os.utime(first, (1_000, 1_000))
+    assert stale(tmp_path) == [NATIVE_SOURCES[1]]

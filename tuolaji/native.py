@@ -11,8 +11,9 @@ build spends 2.5 to 3 times its budget per move.
 
 This module imports nothing from the package: ``setup.py`` reads :data:`NATIVE_SOURCES` from it
 before the package is built. ``python -m tuolaji.native`` says which build is running, and with
-``--stale ROOT`` lists compiled modules under ``ROOT`` (an in-place, editable build) whose source is
-newer than the compiled file, exiting 1 if any: those run old code until the project is rebuilt.
+``--stale ROOT`` lists the modules under ``ROOT`` (an in-place, editable build) whose source is newer
+than the compiled file or that were listed after the build, exiting 1 if any: those run old or plain
+code until the project is rebuilt.
 """
 
 from __future__ import annotations
@@ -81,27 +82,43 @@ def build() -> str:
     return "compiled" if flags == {True} else "plain" if flags == {False} else "mixed"
 
 
+def _compiled_file(source: Path) -> Path | None:
+    """The compiled extension beside ``source``, if there is one."""
+    stem = source.with_suffix("")
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        compiled = stem.with_name(stem.name + suffix)
+        if compiled.exists():
+            return compiled
+    return None
+
+
 def stale(root: Path) -> list[str]:
-    """Sources under ``root`` whose compiled file beside them is older than they are."""
-    found = []
-    for source in NATIVE_SOURCES:
-        path = root / source
-        stem = path.with_suffix("")
-        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-            compiled = stem.with_name(stem.name + suffix)
-            if compiled.exists() and compiled.stat().st_mtime < path.stat().st_mtime:
-                found.append(source)
-    return found
+    """Sources under ``root`` that an in-place compiled build runs out of date: those whose compiled
+    file beside them is older than they are, and, once any listed source has a compiled file, those
+    that have none (listed since the build). A plain build (no compiled file at all) has none."""
+    compiled = {source: _compiled_file(root / source) for source in NATIVE_SOURCES if (root / source).exists()}
+    if not any(compiled.values()):
+        return []
+    return [
+        source
+        for source, path in compiled.items()
+        if path is None or path.stat().st_mtime < (root / source).stat().st_mtime
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tuolaji.native", description=__doc__.split("\n")[0])
-    parser.add_argument("--stale", type=Path, metavar="ROOT", help="list sources newer than their compiled files")
+    parser.add_argument(
+        "--stale",
+        type=Path,
+        metavar="ROOT",
+        help="list sources newer than their compiled files, or listed since the build",
+    )
     args = parser.parse_args(argv)
     if args.stale is not None:
         old = stale(args.stale)
         for source in old:
-            print(f"{source}: changed since it was compiled", file=sys.stderr)
+            print(f"{source}: changed or listed since it was compiled", file=sys.stderr)
         return 1 if old else 0
     print(build())
     return 0

@@ -11,14 +11,15 @@ from pathlib import Path
 
 import pytest
 from alembic import command
-from sqlalchemy import create_engine, select, text, update
+from sqlalchemy import create_engine, event, select, text, update
 
+from tuolaji.game.settlement import Change
 from tuolaji.game.view import RoundResult
 from tuolaji.room.effects import HandSeat
-from tuolaji.store.accounts import Accounts
+from tuolaji.store.accounts import AccountData, Accounts
 from tuolaji.store.db import Database, alembic_config, open_database, sqlite_url
 from tuolaji.store.ledger import LedgerError, audit, correct, lines_of
-from tuolaji.store.models import Account, LedgerLine
+from tuolaji.store.models import Account, HandPlayer, LedgerLine
 from tuolaji.store.records import HandWrite, record_hand
 
 WON = RoundResult(kind="played", dealer=0, winner="defenders", winning_team=0, levels=2, score=60)
@@ -60,6 +61,32 @@ async def test_every_change_is_a_line_and_the_audit_is_sound(db: Database) -> No
     assert found.by_cause["start_grant"] == (0, 4000)
     # Silver moved between people only (R40, R43): what the hands added up to is at most 0.
     assert found.by_cause["hand"][1] <= 0 and found.by_cause["escape"][1] <= 0
+
+
+async def test_a_settlement_is_a_few_statements_and_says_the_balances_it_wrote(db: Database) -> None:
+    seats = await _people(db, ("南", "東", "北", "西"))
+    statements: list[str] = []
+    event.listen(db.engine.sync_engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    settled = await record_hand(db, _hand(WON, seats, 1, RANKED))
+    # The accounts locked and read, the record, their balances, the players' rows, the ledger's lines.
+    assert [statement.split()[0] for statement in statements if statement.split()[0] != "BEGIN"] == [
+        "SELECT",
+        "INSERT",
+        "UPDATE",
+        "INSERT",
+        "INSERT",
+    ], statements
+    async with db.sessions() as session:
+        rows = {row.id: AccountData.of(row) for row in (await session.execute(select(Account))).scalars()}
+        players = (await session.execute(select(HandPlayer).order_by(HandPlayer.seat))).scalars().all()
+    assert settled.accounts == {seat.seat: rows[seat.account_id or 0] for seat in seats}
+    assert all(account.hands_played == 1 for account in settled.accounts.values())
+    assert [account.hands_won for account in settled.accounts.values()] == [1, 0, 1, 0]  # R36: the defenders won
+    assert [(player.points_delta, player.silver_delta) for player in players] == [
+        (line["points_delta"], line["silver_delta"]) for line in settled.lines
+    ]
+    assert settled.changes == tuple(Change(player.points_delta, player.silver_delta) for player in players)
+    assert (await audit(db)).sound
 
 
 async def test_the_audit_finds_a_balance_changed_behind_the_ledger(db: Database) -> None:

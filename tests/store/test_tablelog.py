@@ -28,7 +28,7 @@ from tuolaji.store.accounts import Accounts
 from tuolaji.store.db import IDLE_IN_TRANSACTION_MS, Database
 from tuolaji.store.models import LiveTable, TableLogEntry
 from tuolaji.store.records import HandWrite, get_hand
-from tuolaji.store.tablelog import Fenced, LogWrite, TableLog
+from tuolaji.store.tablelog import HANDS_PER_WRITE, Fenced, LogWrite, TableLog
 
 OPTIONS = {"preset": "nanning"}
 
@@ -154,6 +154,51 @@ async def test_the_last_step_and_the_settlement_share_one_transaction(db: Databa
     finally:
         await log.close()
         accounts.close()
+
+
+def bots_hand(table_id: str) -> HandWrite:
+    """A finished hand of four bots at ``table_id`` (settled, paid by nobody: R40)."""
+    result = RoundResult("played", dealer=0, winner="defenders", winning_team=0, levels=1, score=60)
+    seats = [HandSeat(seat, bot="heuristic") for seat in range(4)]
+    return HandWrite(table_id, 1, 7, OPTIONS, {"seed": 7}, [], result, seats, datetime.now(UTC))
+
+
+class Batches:
+    """A log watcher that keeps each committed batch's size and, after the first batch of hands,
+    has another move of table ``mover`` written (as a table does while the settlements go on)."""
+
+    def __init__(self) -> None:
+        self.sizes: list[int] = []
+        self.log: TableLog | None = None
+        self.later: asyncio.Task[object] | None = None
+
+    def batch_committed(self, steps: int, seconds: float) -> None:
+        self.sizes.append(steps)
+        if self.log is not None and self.later is None and steps == HANDS_PER_WRITE:
+            self.later = asyncio.ensure_future(self.log.append(LogWrite("mover", 2, [act(2)])))
+
+    def batch_failed(self, steps: int) -> None:
+        raise AssertionError("no batch fails here")
+
+
+async def test_a_burst_of_settlements_does_not_hold_up_the_other_tables_moves(db: Database) -> None:
+    watcher = Batches()
+    log = watcher.log = TableLog(db, watcher=watcher)
+    hands = 3 * HANDS_PER_WRITE
+    try:
+        for table_id in ["mover", *(f"h{index}" for index in range(hands))]:
+            await log.create(table_id, OPTIONS)
+        settling = [
+            log.append(LogWrite(f"h{index}", 1, [Settling()], hand=bots_hand(f"h{index}"))) for index in range(hands)
+        ]
+        results = await asyncio.gather(log.append(LogWrite("mover", 1, [act(1)])), *settling)
+        assert watcher.later is not None and await watcher.later is None
+        assert results[0] is None and all(settled is not None for settled in results[1:])
+        # The move first; then the settlements a few at a time, the next move between them.
+        assert watcher.sizes == [1, HANDS_PER_WRITE, 1, HANDS_PER_WRITE, HANDS_PER_WRITE]
+        assert (await log.load("mover")).entries == [act(1), act(2)]  # type: ignore[union-attr]
+    finally:
+        await log.close()
 
 
 async def test_the_log_keeps_each_entry_as_the_codecs_json_and_reads_it_back(db: Database) -> None:

@@ -31,9 +31,9 @@ class LedgerError(ValueError):
     reason or without an amount."""
 
 
-def post(
-    session: AsyncSession,
-    account: Account,
+def ledger_values(
+    account_id: int,
+    balance: tuple[int, int],
     cause: Cause,
     points: int,
     silver: int,
@@ -41,28 +41,48 @@ def post(
     hand_id: int | None = None,
     actor_id: int | None = None,
     reason: str | None = None,
+) -> dict[str, Any]:
+    """The ``ledger`` row that changes account ``account_id``'s balance (its 積分 and silver, as
+    ``balance``) by ``points`` and ``silver``, as column values. Raises :class:`LedgerError` if a
+    balance would go below 0 (R39)."""
+    points_after, silver_after = balance[0] + points, balance[1] + silver
+    if points_after < 0 or silver_after < 0:
+        raise LedgerError(
+            f"{cause} of {points:+} 積分 and {silver:+} silver would take account {account_id} "
+            f"({balance[0]} 積分, {balance[1]} silver) below 0 (R39)"
+        )
+    return {
+        "account_id": account_id,
+        "cause": cause,
+        "points_delta": points,
+        "silver_delta": silver,
+        "points_after": points_after,
+        "silver_after": silver_after,
+        "hand_id": hand_id,
+        "actor_id": actor_id,
+        "reason": reason,
+    }
+
+
+def post(
+    session: AsyncSession,
+    account: Account,
+    cause: Cause,
+    points: int,
+    silver: int,
+    *,
+    actor_id: int | None = None,
+    reason: str | None = None,
 ) -> LedgerLine:
     """Change ``account``'s balances by ``points`` and ``silver`` and append the line saying why, in
     ``session``'s transaction (the account row must be locked by the caller where others may write
-    it). Raises :class:`LedgerError` if a balance would go below 0 (R39)."""
-    points_after, silver_after = account.points + points, account.silver + silver
-    if points_after < 0 or silver_after < 0:
-        raise LedgerError(
-            f"{cause} of {points:+} 積分 and {silver:+} silver would take account {account.id} "
-            f"({account.points} 積分, {account.silver} silver) below 0 (R39)"
-        )
-    account.points, account.silver = points_after, silver_after
-    line = LedgerLine(
-        account_id=account.id,
-        cause=cause,
-        points_delta=points,
-        silver_delta=silver,
-        points_after=points_after,
-        silver_after=silver_after,
-        hand_id=hand_id,
-        actor_id=actor_id,
-        reason=reason,
+    it). Raises :class:`LedgerError` if a balance would go below 0 (R39). A hand's settlement writes
+    its lines in bulk (:func:`tuolaji.store.records.settle_hand`), from :func:`ledger_values` too."""
+    values = ledger_values(
+        account.id, (account.points, account.silver), cause, points, silver, actor_id=actor_id, reason=reason
     )
+    account.points, account.silver = values["points_after"], values["silver_after"]
+    line = LedgerLine(**values)
     session.add(line)
     return line
 

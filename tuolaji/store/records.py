@@ -7,11 +7,11 @@ enough to replay the hand exactly with ``Round.replay``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import select
+from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tuolaji.game.options import TableOptions
@@ -20,8 +20,8 @@ from tuolaji.game.view import RoundResult
 from tuolaji.room.effects import HandSeat
 from tuolaji.store.accounts import AccountData
 from tuolaji.store.db import Database
-from tuolaji.store.ledger import Cause, post
-from tuolaji.store.models import Account, Hand, HandPlayer
+from tuolaji.store.ledger import Cause, ledger_values
+from tuolaji.store.models import Account, Hand, HandPlayer, LedgerLine
 
 
 @dataclass(frozen=True)
@@ -63,87 +63,168 @@ async def record_hand(db: Database, hand: HandWrite) -> Settled:
         return await settle_hand(session, hand)
 
 
+_ACCOUNTS = cast(Table, Account.__table__)
+_HANDS = cast(Table, Hand.__table__)
+_HAND_PLAYERS = cast(Table, HandPlayer.__table__)
+_LEDGER = cast(Table, LedgerLine.__table__)
+_LOCK_ACCOUNTS = (
+    select(
+        _ACCOUNTS.c.id,
+        _ACCOUNTS.c.nickname,
+        _ACCOUNTS.c.guest,
+        _ACCOUNTS.c.points,
+        _ACCOUNTS.c.silver,
+        _ACCOUNTS.c.hands_played,
+        _ACCOUNTS.c.hands_won,
+    )
+    .where(_ACCOUNTS.c.id.in_(bindparam("ids", expanding=True)))
+    .with_for_update()
+)
+_NEW_BALANCE = (
+    update(_ACCOUNTS)
+    .where(_ACCOUNTS.c.id == bindparam("account"))
+    .values(
+        points=bindparam("points_after"),
+        silver=bindparam("silver_after"),
+        hands_played=bindparam("played"),
+        hands_won=bindparam("won_count"),
+    )
+)
+
+
 async def settle_hand(session: AsyncSession, hand: HandWrite) -> Settled:
     """Settle ``hand`` (R39–R43) and store its record within ``session``'s transaction (the caller
     commits; a table's log write does it in the transaction that closes the live hand).
 
     Bots have no balance: their seats neither pay nor receive (R40, docs/RULES-NOTES.md, Economy)
-    and nothing of theirs is stored.
+    and nothing of theirs is stored. The rows go in a few Core statements (the accounts locked and
+    read, the record, their new balances, the players' rows and the ledger's lines), not through the
+    ORM's unit of work: every finished hand pays this, on the log's one writer.
     """
-    result = hand.result
+    connection = await session.connection()
     ids = [seat.account_id for seat in hand.seats if seat.account_id is not None]
-    rows = {
-        row.id: row
-        for row in (await session.execute(select(Account).where(Account.id.in_(ids)).with_for_update())).scalars()
+    found = {
+        row.id: AccountData(row.id, row.nickname, row.guest, row.points, row.silver, row.hands_played, row.hands_won)
+        for row in await connection.execute(_LOCK_ACCOUNTS, {"ids": ids})
     }
+    lines, paid = _settlement(hand, found)
+    hand_id = int(
+        (await connection.execute(insert(_HANDS).returning(_HANDS.c.id), [_hand_row(hand, lines)])).scalar_one()
+    )
+    rows = _Rows.of(hand_id, hand.result, paid)
+    if paid:
+        await connection.execute(_NEW_BALANCE, rows.balances)
+        await connection.execute(insert(_HAND_PLAYERS), rows.players)
+    if rows.ledger:
+        await connection.execute(insert(_LEDGER), rows.ledger)
+    changes = tuple(Change(row["points_delta"], row["silver_delta"]) for row in rows.players)
+    return Settled(hand_id, lines, rows.accounts, changes)
+
+
+_Paid = tuple[HandSeat, AccountData, Balance, Balance]
+"""A seat whose account pays or receives: its account before, its balance before and after."""
+
+
+def _settlement(hand: HandWrite, found: dict[int, AccountData]) -> tuple[list[dict[str, Any]], list[_Paid]]:
+    """The settlement lines of ``hand`` (R39–R43) for the seated accounts ``found`` (by id), and the
+    seats whose balances it moves."""
+    result = hand.result
     balances: list[Balance | None] = [
-        Balance(rows[seat.account_id].points, rows[seat.account_id].silver) if seat.account_id in rows else None
+        Balance(found[seat.account_id].points, found[seat.account_id].silver) if seat.account_id in found else None
         for seat in hand.seats
     ]
-    people = [seat.account_id in rows and not rows[seat.account_id].guest for seat in hand.seats]
+    people = [seat.account_id in found and not found[seat.account_id].guest for seat in hand.seats]
     ranked = is_ranked(result, TableOptions.from_json(hand.options), people)
     changes = settle(result, balances, ranked=ranked)
-    record = _hand_row(hand)
-    session.add(record)
-    await session.flush()
     lines: list[dict[str, Any]] = []
-    accounts: dict[int, AccountData] = {}
-    moved: list[Change] = []
+    paid: list[_Paid] = []
     for seat, balance, change in zip(hand.seats, balances, changes, strict=True):
-        row = rows.get(seat.account_id) if seat.account_id is not None else None
-        if row is None or balance is None:
+        account = found.get(seat.account_id) if seat.account_id is not None else None
+        if account is None or balance is None:
             lines.append({**seat.to_json(), "points_delta": 0, "silver_delta": 0, **_NO_BALANCE, "ranked": ranked})
             continue
-        line, player = _settle_seat(session, record.id, seat, row, (balance, apply_change(balance, change)), result)
-        line["ranked"] = ranked
-        lines.append(line)
-        accounts[seat.seat] = AccountData.of(row)
-        moved.append(Change(player.points_delta, player.silver_delta))
-        session.add(player)
-    record.settlement = lines
-    return Settled(record.id, lines, accounts, tuple(moved))
+        after = apply_change(balance, change)
+        lines.append({**_line(seat, balance, after), "ranked": ranked})
+        paid.append((seat, account, balance, after))
+    return lines, paid
+
+
+@dataclass
+class _Rows:
+    """What a settlement writes besides the record: the ledger's lines, the players' rows, the
+    accounts' new balances and counts, and the accounts as they are after it (by seat)."""
+
+    ledger: list[dict[str, Any]]
+    players: list[dict[str, Any]]
+    balances: list[dict[str, Any]]
+    accounts: dict[int, AccountData]
+
+    @classmethod
+    def of(cls, hand_id: int, result: RoundResult, paid: list[_Paid]) -> _Rows:
+        rows = cls([], [], [], {})
+        cause: Cause = "escape" if result.escaped is not None else "hand"
+        for seat, account, balance, after in paid:
+            won = result.winning_team is not None and seat.seat % 2 == result.winning_team
+            defending = result.dealer is not None and seat.seat % 2 == result.dealer % 2
+            points, silver = after.points - balance.points, after.silver - balance.silver
+            if after != balance:
+                before = (balance.points, balance.silver)
+                rows.ledger.append(ledger_values(account.id, before, cause, points, silver, hand_id=hand_id))
+            rows.players.append(
+                {
+                    "hand_id": hand_id,
+                    "seat": seat.seat,
+                    "account_id": account.id,
+                    "points_delta": points,
+                    "silver_delta": silver,
+                    "won": won,
+                    "defending": defending,
+                }
+            )
+            now = replace(
+                account,
+                points=after.points,
+                silver=after.silver,
+                hands_played=account.hands_played + 1,
+                hands_won=account.hands_won + int(won),
+            )
+            rows.balances.append(
+                {
+                    "account": now.id,
+                    "points_after": now.points,
+                    "silver_after": now.silver,
+                    "played": now.hands_played,
+                    "won_count": now.hands_won,
+                }
+            )
+            rows.accounts[seat.seat] = now
+        return rows
 
 
 _NO_BALANCE: dict[str, Any] = {"points": None, "silver": None, "rank": None, "wealth": None}
 """A bot's settlement line shows no balance."""
 
 
-def _hand_row(hand: HandWrite) -> Hand:
-    """The record of ``hand`` (its settlement lines are filled in once settled)."""
-    return Hand(
-        table_id=hand.table_id,
-        number=hand.number,
-        seed=str(hand.seed),
-        options=hand.options,
-        setup=hand.setup,
-        actions=hand.actions,
-        result=hand.result.to_json(),
-        seats=[seat.to_json() for seat in hand.seats],
-        settlement=[],
-        started_at=hand.started_at,
-        private=hand.private,
-    )
+def _hand_row(hand: HandWrite, lines: list[dict[str, Any]]) -> dict[str, Any]:
+    """The ``hands`` row of ``hand``, with its settlement ``lines``."""
+    return {
+        "table_id": hand.table_id,
+        "number": hand.number,
+        "seed": str(hand.seed),
+        "options": hand.options,
+        "setup": hand.setup,
+        "actions": hand.actions,
+        "result": hand.result.to_json(),
+        "seats": [seat.to_json() for seat in hand.seats],
+        "settlement": lines,
+        "started_at": hand.started_at,
+        "private": hand.private,
+    }
 
 
-def _settle_seat(
-    session: AsyncSession,
-    hand_id: int,
-    seat: HandSeat,
-    row: Account,
-    change: tuple[Balance, Balance],
-    result: RoundResult,
-) -> tuple[dict[str, Any], HandPlayer]:
-    """Move ``row``'s balance from ``change[0]`` to ``change[1]`` through the ledger and count the
-    hand; the seat's settlement line and its ``hand_players`` row."""
-    balance, after = change
-    won = result.winning_team is not None and seat.seat % 2 == result.winning_team
-    defending = result.dealer is not None and seat.seat % 2 == result.dealer % 2
-    cause: Cause = "escape" if result.escaped is not None else "hand"
-    if after != balance:
-        post(session, row, cause, after.points - balance.points, after.silver - balance.silver, hand_id=hand_id)
-    row.hands_played += 1
-    row.hands_won += int(won)
-    line: dict[str, Any] = {
+def _line(seat: HandSeat, balance: Balance, after: Balance) -> dict[str, Any]:
+    """``seat``'s settlement line: its balance moved from ``balance`` to ``after``."""
+    return {
         **seat.to_json(),
         "points_delta": after.points - balance.points,
         "silver_delta": after.silver - balance.silver,
@@ -151,16 +232,6 @@ def _settle_seat(
         "silver": after.silver,
         **_title(after.points, after.silver),
     }
-    player = HandPlayer(
-        hand_id=hand_id,
-        seat=seat.seat,
-        account_id=row.id,
-        points_delta=line["points_delta"],
-        silver_delta=line["silver_delta"],
-        won=won,
-        defending=defending,
-    )
-    return line, player
 
 
 async def stored_hand(session: AsyncSession, table_id: str, number: int) -> Settled | None:

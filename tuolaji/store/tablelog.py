@@ -5,8 +5,10 @@ before anything of that step reaches a client. Appends of many tables that arriv
 running are written together in the next transaction (group commit), so the database sees one
 commit per batch, not one per move. A step that finishes a hand writes the hand's record and moves
 the balances in the same transaction, so a hand is settled exactly once whenever the process dies;
-the steps of a batch that settle hands are committed after the others, in a transaction of their
-own, so the others do not wait for the settlements (a table's steps are never in one batch together).
+the steps of a batch that settle hands are committed after the others, at most
+:data:`HANDS_PER_WRITE` in a transaction of their own, and the rest after the next batch's other
+steps, so no table's move waits for more than a few settlements (a table's steps are never in one
+batch together: its host waits for each).
 
 Each write names the table's fencing token; a write whose token is no longer the table's is refused
 with :class:`Fenced` (a node that lost the table: many nodes, issue 14), and the other writes of the batch go on.
@@ -61,6 +63,8 @@ NUMBER_ATTEMPTS = 5
 """A new table picks its number again this often when another node took the same one at once."""
 LINGER_SECONDS = 0.002
 """A batch of log writes waits this long for more before its transaction starts."""
+HANDS_PER_WRITE = 4
+"""Finished hands one transaction settles at most; the other steps of a batch are written before them."""
 SLOW_WRITE_SECONDS = 1.0
 """A log write still waiting for the database after this long is reported (a warning in the server log)."""
 
@@ -276,7 +280,12 @@ class TableLog:
             # step costs more CPU than the wait costs latency (docs/BENCHMARKS.md, Server).
             await asyncio.sleep(self.linger)
             batch, self._pending = self._pending, []
-            for part in ([p for p in batch if p[0].hand is None], [p for p in batch if p[0].hand is not None]):
+            rows = [pending for pending in batch if pending[0].hand is None]
+            hands = [pending for pending in batch if pending[0].hand is not None]
+            # A few settlements a transaction: the hands beyond wait for the next turn, so that the
+            # moves of every other table, written first each turn, never wait behind a burst of them.
+            self._pending[:0] = hands[HANDS_PER_WRITE:]
+            for part in (rows, hands[:HANDS_PER_WRITE]):
                 if part:
                     await self._write_part(part)
 
