@@ -8,18 +8,10 @@ from collections.abc import Callable
 import pytest
 
 
-def eventually(
-    check: Callable[[], bool],
-    what: str,
-    timeout: float,
-    every: float = 0.1,
-    pause: Callable[[float], object] = time.sleep,
-) -> None:
-    """Ask ``check`` every ``every`` seconds until it holds; fail naming ``what`` after ``timeout``
-    seconds. ``pause`` waits between asks (a Playwright page's ``wait_for_timeout``, in ms, where the
-    check reads what the page's events bring: ``time.sleep`` would not let them in)."""
+def eventually(check: Callable[[], bool], what: str, timeout: float, every: float = 0.1) -> None:
+    """Ask ``check`` every ``every`` seconds until it holds; fail naming ``what`` after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while not check():
         if time.monotonic() > deadline:
             pytest.fail(f"not within {timeout:g} s: {what}")
-        pause(every)
+        time.sleep(every)

@@ -47,6 +47,17 @@ addStrings({
     "連線中斷時「{what}」還沒有回音：可能沒有送到，連上後請看牌桌再試",
     "The connection dropped before “{what}” was answered: it may not have arrived. Check the table once reconnected",
   ],
+  play_after_move: [
+    "牌桌正转到另一台服务器：转好后，若还轮到你、牌还在手，会自动替你送出这手牌",
+    "牌桌正轉到另一台伺服器：轉好後，若還輪到你、牌還在手，會自動替你送出這手牌",
+    "The table is moving to another server: once it has, your play is sent again for you if it is still your turn",
+  ],
+  play_resent: ["牌桌已转好：已替你再送出 {cards}", "牌桌已轉好：已替你再送出 {cards}", "The table has moved: {cards} sent again for you"],
+  play_not_resent: [
+    "牌桌已转好，但已不是你刚才那一手：没有再送出，请看牌桌",
+    "牌桌已轉好，但已不是你剛才那一手：沒有再送出，請看牌桌",
+    "The table has moved, but the position changed: your play was not sent again. Check the table",
+  ],
   bid_short: ["叫主", "叫主", "Bid"],
   watch_gone: ["你在看的牌桌已经不在了", "你在看的牌桌已經不在了", "The table you were watching is gone"],
   invite_landing: ["{name} 邀请你加入{table}", "{name} 邀請你加入{table}", "{name} invites you to {table}"],
@@ -94,8 +105,10 @@ const state = {
   /** @type {[string, string]|null} */
   levelsAtStart: null,
   laogaiConfirm: false,
-  /** @type {{id: string|null, cards: string[]}|null} */
+  /** @type {{id: string|null, cards: string[], confirmed: boolean}|null} */
   pendingPlay: null,
+  /** @type {{cards: string[], confirmed: boolean}|null} a play refused while the table changed servers, sent again by the next state */
+  playAfterMove: null,
   /** @type {string|null} the code of an invite link opened and not yet used (PROTOCOL.md §2.6) */
   invite: inviteFromAddress(),
   /** @type {string|null} the partner code of a friend's quick-match link not yet used (PROTOCOL.md §2.8) */
@@ -350,6 +363,7 @@ function onMessage(msg) {
       $("ban-note").hidden = true;
       state.laogaiConfirm = msg.laogai_confirm === true;
       state.pendingPlay = null;
+      state.playAfterMove = null;
       state.welcomed = true;
       renderMe();
       if (msg.table === null && watchedTable() && !state.invite) {
@@ -468,6 +482,7 @@ function onState(msg) {
   enterTable();
   tableView.render(model);
   if (isMyMove(model) && !wasMyTurn && !msg.full) sound.play("turn");
+  playAgainAfterMove();
 }
 
 /**
@@ -544,7 +559,38 @@ function clockFrom(clock) {
  */
 function sendPlay(cards, confirmed) {
   const fields = state.laogaiConfirm ? { cards, laogai: confirmed } : { cards };
-  state.pendingPlay = { id: sendTable("play", fields, "play"), cards };
+  state.pendingPlay = { id: sendTable("play", fields, "play"), cards, confirmed };
+}
+
+/**
+ * Whether `hand` holds every card of `cards` (as many times as it is there).
+ * @param {string[]} hand
+ * @param {string[]} cards
+ */
+function holds(hand, cards) {
+  const left = [...hand];
+  return cards.every((card) => {
+    const at = left.indexOf(card);
+    if (at >= 0) left.splice(at, 1);
+    return at >= 0;
+  });
+}
+
+/**
+ * After a play refused with `table_moving` (PROTOCOL.md §3): the first state from the table's new server sends it
+ * again if it is still my turn with those cards in hand, and says what it did either way.
+ */
+function playAgainAfterMove() {
+  const again = state.playAfterMove;
+  const { view } = state.table;
+  if (!again || !view) return;
+  state.playAfterMove = null;
+  if (isMyMove(state.table) && holds(view.hand, again.cards)) {
+    sendPlay(again.cards, again.confirmed);
+    tableView.notice(t("play_resent", { cards: cardsText(again.cards) }));
+  } else {
+    tableView.notice(t("play_not_resent"), "warn");
+  }
 }
 
 /** @param {import("./socket.js").Message} msg an `error` message */
@@ -566,6 +612,11 @@ async function onError(msg) {
   const pending = state.pendingPlay;
   if (pending && msg.ref === pending.id) {
     state.pendingPlay = null;
+    if (msg.code === "table_moving") {
+      state.playAfterMove = { cards: pending.cards, confirmed: pending.confirmed };
+      tableView.notice(t("play_after_move"), "warn", 8000);
+      return;
+    }
     if (msg.code === "confirm_laogai") {
       const yes = await confirmWrongFollow(/** @type {HTMLDialogElement} */ ($("confirm-dialog")), msg,
         (seat) => tableView.seatName(seat));
