@@ -121,8 +121,8 @@ async def settle_hand(session: AsyncSession, hand: HandWrite) -> Settled:
     return Settled(hand_id, lines, rows.accounts, changes)
 
 
-_Paid = tuple[HandSeat, AccountData, Balance, Balance]
-"""A seat whose account pays or receives: its account before, its balance before and after."""
+_Paid = tuple[HandSeat, AccountData, Balance]
+"""A seat whose account pays or receives: its account before the hand, and its balance after."""
 
 
 def _settlement(hand: HandWrite, found: dict[int, AccountData]) -> tuple[list[dict[str, Any]], list[_Paid]]:
@@ -145,7 +145,7 @@ def _settlement(hand: HandWrite, found: dict[int, AccountData]) -> tuple[list[di
             continue
         after = apply_change(balance, change)
         lines.append({**_line(seat, balance, after), "ranked": ranked})
-        paid.append((seat, account, balance, after))
+        paid.append((seat, account, after))
     return lines, paid
 
 
@@ -163,12 +163,12 @@ class _Rows:
     def of(cls, hand_id: int, result: RoundResult, paid: list[_Paid]) -> _Rows:
         rows = cls([], [], [], {})
         cause: Cause = "escape" if result.escaped is not None else "hand"
-        for seat, account, balance, after in paid:
+        for seat, account, after in paid:
             won = result.winning_team is not None and seat.seat % 2 == result.winning_team
             defending = result.dealer is not None and seat.seat % 2 == result.dealer % 2
-            points, silver = after.points - balance.points, after.silver - balance.silver
-            if after != balance:
-                before = (balance.points, balance.silver)
+            points, silver = after.points - account.points, after.silver - account.silver
+            if points or silver:
+                before = (account.points, account.silver)
                 rows.ledger.append(ledger_values(account.id, before, cause, points, silver, hand_id=hand_id))
             rows.players.append(
                 {

@@ -107,7 +107,7 @@ const state = {
   laogaiConfirm: false,
   /** @type {{id: string|null, cards: string[], confirmed: boolean}|null} */
   pendingPlay: null,
-  /** @type {{cards: string[], confirmed: boolean}|null} a play refused while the table changed servers, sent again by the next state */
+  /** @type {{id: string|null, cards: string[], confirmed: boolean}|null} a play refused while the table changed servers, sent again by the next state */
   playAfterMove: null,
   /** @type {string|null} the code of an invite link opened and not yet used (PROTOCOL.md §2.6) */
   invite: inviteFromAddress(),
@@ -613,7 +613,7 @@ async function onError(msg) {
   if (pending && msg.ref === pending.id) {
     state.pendingPlay = null;
     if (msg.code === "table_moving") {
-      state.playAfterMove = { cards: pending.cards, confirmed: pending.confirmed };
+      state.playAfterMove = pending;
       tableView.notice(t("play_after_move"), "warn", 8000);
       return;
     }
