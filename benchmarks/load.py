@@ -3,8 +3,11 @@
 Every client plays its seat with zero think time (the view's legal ``hint``; it bids its longest
 level-card suit while nobody has bid); each bid and play carries an ``id``, as the browser's do, so
 the server acks it as in play. The run is bounded: ``--seconds`` of measured play per table
-count, after the tables are seated. Reported per run: moves/s, hands/s, p50/p99/max latency from a
-client sending a move to that client receiving the broadcast that contains it, the CPU of the server
+count, after the tables are seated (and after ``--warmup`` seconds of play, when given: every table
+starts its first hand in the first ``--think-ms`` of a run, so with a think time the first seconds
+are a burst of deals and bids no room sees in steady play; a warm-up measures past it). Reported
+per run: moves/s, hands/s, p50/p99/max latency from a client sending a move to that client
+receiving the broadcast that contains it, the CPU of the server
 (also per move: everything it did, bids and trick reviews included, divided by the moves played),
 of the client processes and of the whole machine (in cores: 100% = one core; machine minus server
 and clients is other load on the box), the server's memory (RSS, and RSS per table), and its write
@@ -18,6 +21,7 @@ frame in ``data_received``: they share the machine with the server, so they are 
     .venv/bin/python benchmarks/load.py --sweep 25,50,100,150,200,300 --seconds 15
     .venv/bin/python benchmarks/load.py --tables 200 --think-ms 500     # a human-like pace
     .venv/bin/python benchmarks/load.py --tables 2000 --think-ms 2000 --think-spread 0.5 --client-procs 2
+    .venv/bin/python benchmarks/load.py --tables 1000 --think-ms 2000 --think-spread 0.5 --warmup 15  # steady play
     .venv/bin/python benchmarks/load.py --tables 200 --code old=/tmp/old,new=.   # two source trees, one run
     .venv/bin/python benchmarks/load.py --tables 200 --postgres postgresql+asyncpg://postgres@127.0.0.1/postgres
     .venv/bin/python benchmarks/load.py --sweep 200,400 --nodes 1,2 --postgres postgresql+asyncpg://…  # Redis too
@@ -205,6 +209,8 @@ class Seat:
         self.own_play = f'"type":"play","seat":{seat},'.encode()
         self.my_turn = f'"to_move":{seat},'.encode()
         self.sent_at: float | None = None
+        self.sent_measured = False
+        """Whether the move in flight was sent in the measured window (not in the warm-up)."""
         self.sent = 0
         """Moves sent: each carries an ``id`` as the browser's do, so the server acks it (an ``ack`` and
         a ``state`` to the mover, as in play)."""
@@ -229,7 +235,7 @@ class Seat:
             self.hands += self.measuring
             return
         if self.sent_at is not None and self.own_play in frame:
-            if self.measuring:
+            if self.measuring and self.sent_measured:
                 self.latencies.append(time.perf_counter() - self.sent_at)
                 self.moves += 1
             self.sent_at = None
@@ -258,6 +264,7 @@ class Seat:
     def _play(self, body: dict[str, Any]) -> None:
         if not self.stopped:
             self.sent_at = time.perf_counter()
+            self.sent_measured = self.measuring
             self._send(body)
 
     def _send(self, body: dict[str, Any]) -> None:
@@ -311,10 +318,11 @@ async def client_main(
     think: tuple[float, float],
     ready: EventType,
     go: EventType,
+    measure: EventType,
     halt: EventType,
 ) -> dict[str, Any]:
     """One client process: seat ``tables`` tables (the ``offset``-th on), wait for ``go``, play until
-    ``halt``; ``think`` is the think time and its spread."""
+    ``halt``, counting from ``measure`` on; ``think`` is the think time and its spread."""
     random.seed(offset)
     limits = httpx.Limits(max_connections=8)
     options = {**TABLE_OPTIONS, "bid_window_seconds": PACED_BID_WINDOW} if think[0] else TABLE_OPTIONS
@@ -323,14 +331,15 @@ async def client_main(
     ready.set()
     await asyncio.to_thread(go.wait)
     seats = [Seat(sock, index % 4, *think) for index, sock in enumerate(sockets)]
-    for seat in seats:
-        seat.measuring = True
     loop = asyncio.get_running_loop()
     for first in range(0, len(sockets), 4):
         # With a think time the tables start spread over one (people do not sit down in step).
         delay = random.uniform(0, think[0])
         for sock in sockets[first : first + 4]:
             loop.call_later(delay, sock.send, {"v": 2, "type": "start"})
+    await asyncio.to_thread(measure.wait)
+    for seat in seats:
+        seat.measuring = True
     await asyncio.to_thread(halt.wait)
     for seat in seats:
         seat.measuring = False
@@ -352,11 +361,12 @@ def client_process(
     think: tuple[float, float],
     ready: EventType,
     go: EventType,
+    measure: EventType,
     halt: EventType,
     out: Any,
 ) -> None:
     """Entry point of a client process: run :func:`client_main` and put its results on ``out``."""
-    out.put(uvloop.run(client_main(bases, tables, offset, think, ready, go, halt)))
+    out.put(uvloop.run(client_main(bases, tables, offset, think, ready, go, measure, halt)))
 
 
 def store_counters(db_url: str, redis: str | None) -> dict[str, float]:
@@ -425,9 +435,11 @@ def run_once(
     nodes: int = 1,
     options: tuple[str, ...] = (),
     spread: float = 0.0,
+    warmup: float = 0.0,
 ) -> dict[str, Any]:
     """One measured run with fresh servers (from the source tree ``code``, with ``options`` added to
-    their command line; ``nodes`` of them on one Redis when more than one) and a fresh database."""
+    their command line; ``nodes`` of them on one Redis when more than one) and a fresh database;
+    ``seconds`` measured after ``warmup`` seconds of play."""
     with fresh_database(postgres) as db_url, redis_server(nodes > 1) as redis:
         servers = [
             start_server(db_url, code, (*(("--redis", redis, "--node-name", f"n{index}") if redis else ()), *options))
@@ -436,7 +448,7 @@ def run_once(
         bases = [base for _, base in servers]
         try:
             context = multiprocessing.get_context("spawn")
-            go, halt, out = context.Event(), context.Event(), context.Queue()
+            go, measure, halt, out = context.Event(), context.Event(), context.Event(), context.Queue()
             shares = [tables // procs + (1 if index < tables % procs else 0) for index in range(procs)]
             readies = []
             workers = []
@@ -446,7 +458,7 @@ def run_once(
                     continue
                 ready = context.Event()
                 worker = context.Process(
-                    target=client_process, args=(bases, share, offset, (think, spread), ready, go, halt, out)
+                    target=client_process, args=(bases, share, offset, (think, spread), ready, go, measure, halt, out)
                 )
                 offset += share
                 worker.start()
@@ -455,12 +467,14 @@ def run_once(
             for ready in readies:
                 if not ready.wait(300):
                     raise RuntimeError("client processes did not get ready")
+            go.set()
+            time.sleep(warmup)
             idle = [sample(server.pid) for server, _ in servers]
             stores_before = store_counters(db_url, redis)
             clients_before = sum(sample(worker.pid or 0).cpu for worker in workers)
             machine_before = machine_busy()
             gc_before = gc_pauses(bases)
-            go.set()
+            measure.set()
             time.sleep(seconds)
             busy = [sample(server.pid) for server, _ in servers]
             gc_after = gc_pauses(bases)
@@ -520,6 +534,12 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=200, help=f"concurrent tables (1…{MAX_TABLES})")
     parser.add_argument("--sweep", help="comma-separated table counts, one fresh server each")
     parser.add_argument("--seconds", type=float, default=20.0, help=f"measured seconds per run (≤ {MAX_SECONDS})")
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=0.0,
+        help="seconds of play before the measured window (the tables' first deals and bids, all at once)",
+    )
     parser.add_argument("--client-procs", type=int, default=1, help="client processes (default 1)")
     parser.add_argument(
         "--think-ms", type=float, default=0.0, help="think time before each move (default 0: zero think time)"
@@ -561,6 +581,8 @@ def main() -> int:
         parser.error("--nodes: counts are ≥ 1, and more than one node needs --postgres (nodes share one database)")
     if not all(1 <= count <= MAX_TABLES for count in counts) or not 0 < args.seconds <= MAX_SECONDS:
         parser.error(f"tables must be 1…{MAX_TABLES} and seconds 0…{MAX_SECONDS}")
+    if not 0 <= args.warmup <= MAX_SECONDS:
+        parser.error(f"--warmup {args.warmup:g}: expected 0…{MAX_SECONDS} seconds")
     header = (
         "code    nodes  tables  moves/s  hands/s  p50 ms  p99 ms  max ms  server CPU  µs/move  clients CPU  machine CPU"
         "  RSS MB  KB/table  CPU per node"
@@ -571,7 +593,9 @@ def main() -> int:
     for _ in range(max(1, args.rounds)):
         for count, nodes, (name, tree), (variant, options) in itertools.product(counts, node_counts, trees, variants):
             procs, think = max(1, args.client_procs), args.think_ms / 1000
-            row = run_once(count, args.seconds, procs, think, tree, args.postgres, nodes, options, args.think_spread)
+            row = run_once(
+                count, args.seconds, procs, think, tree, args.postgres, nodes, options, args.think_spread, args.warmup
+            )
             row["code"] = f"{name}:{variant}" if variant else name
             print_row(row, args.json)
             rows.append(row)

@@ -83,3 +83,17 @@ def test_a_client_sent_to_its_table_waits_until_the_table_answers() -> None:
     assert places.waiting("n.2") is None
     places.seated("n.3", "t2")
     assert places.forget("n.3") == {"t2"} and places.waiting("n.3") is None
+
+
+def test_a_table_message_that_does_not_move_the_client_keeps_its_place() -> None:
+    # Every `table` message carries the client's place; only a change makes a new one, so a busy
+    # table does not fill the collector's young generation with copies (docs/BENCHMARKS.md).
+    places = Placement()
+    places.apply("n.1", AtTable("t1", 2))
+    kept = places.at("n.1")
+    places.apply("n.1", AtTable("t1", 2))
+    assert places.at("n.1") is kept
+    places.apply("n.1", AtTable("t1", None))
+    assert places.at("n.1") == Place("t1", watching=True)
+    places.apply("n.1", AtTable("t2", None))
+    assert places.at("n.1") == Place("t2", watching=True)

@@ -39,7 +39,9 @@ class Placement:
         """
         match change:
             case AtTable(table_id, seat):
-                self._places[client] = Place(table_id, seat is None)
+                place = self._places.get(client)
+                if place is None or place.table_id != table_id or place.watching != (seat is None):
+                    self._places[client] = Place(table_id, seat is None)
                 self._pending.pop(client, None)
                 self._unheard.discard(client)
             case LeftTable(table_id):

@@ -88,7 +88,6 @@ async def serve_socket(websocket: WebSocket, lobby: Lobby) -> None:
 async def _read(websocket: WebSocket, conn: Connection, lobby: Lobby) -> int | None:
     """Take the client's frames until it goes (or is closed): each refused, or validated and dispatched.
     The code the client closed with, if it closed first."""
-    metrics = lobby.services.metrics
     while not conn.closed.is_set():
         frame = await websocket.receive()
         if frame["type"] == "websocket.disconnect":
@@ -96,29 +95,37 @@ async def _read(websocket: WebSocket, conn: Connection, lobby: Lobby) -> int | N
         if conn.closed.is_set():
             return None
         text = _text_of(conn, frame)
-        if text is None:
-            continue
-        if not conn.limiter.allow():
-            if conn.limiter.dropped >= FLOOD_LIMIT:
-                metrics.refused("flood")
-                conn.error("rate_limited", "too many messages; closing the connection", params={"reason": "closing"})
-                conn.close(CLOSE_POLICY)
-                return None
-            metrics.refused("messages")
-            conn.error("rate_limited", "too many messages; this one was dropped", params={"reason": "dropped"})
-            continue
-        try:
-            msg = parse_client_message(text)
-        except ProtocolError as error:
-            conn.error(error.code, str(error), error.ref, error.rule, error.params)
-            continue
-        try:
-            await lobby.router.dispatch(conn, msg)
-        except Exception:
-            metrics.error("message")
-            log.exception("error while handling a client's message", extra={"type": msg.type})
-            conn.error("internal", "internal server error", msg.id)
+        # Nothing but the text may outlive a message while the next is awaited: thousands of
+        # connections' frames and messages would sit in the collector's young generation.
+        del frame
+        if text is not None:
+            await _handle(conn, lobby, text)
     return None
+
+
+async def _handle(conn: Connection, lobby: Lobby, text: str) -> None:
+    """One text message: refused past the rate limit or if it is not valid, else dispatched."""
+    metrics = lobby.services.metrics
+    if not conn.limiter.allow():
+        if conn.limiter.dropped >= FLOOD_LIMIT:
+            metrics.refused("flood")
+            conn.error("rate_limited", "too many messages; closing the connection", params={"reason": "closing"})
+            conn.close(CLOSE_POLICY)
+            return
+        metrics.refused("messages")
+        conn.error("rate_limited", "too many messages; this one was dropped", params={"reason": "dropped"})
+        return
+    try:
+        msg = parse_client_message(text)
+    except ProtocolError as error:
+        conn.error(error.code, str(error), error.ref, error.rule, error.params)
+        return
+    try:
+        await lobby.router.dispatch(conn, msg)
+    except Exception:
+        metrics.error("message")
+        log.exception("error while handling a client's message", extra={"type": msg.type})
+        conn.error("internal", "internal server error", msg.id)
 
 
 def _text_of(conn: Connection, frame: Mapping[str, Any]) -> str | None:
