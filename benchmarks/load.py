@@ -22,6 +22,7 @@ frame in ``data_received``: they share the machine with the server, so they are 
     .venv/bin/python benchmarks/load.py --tables 200 --think-ms 500     # a human-like pace
     .venv/bin/python benchmarks/load.py --tables 2000 --think-ms 2000 --think-spread 0.5 --client-procs 2
     .venv/bin/python benchmarks/load.py --tables 1000 --think-ms 2000 --think-spread 0.5 --warmup 15  # steady play
+    .venv/bin/python benchmarks/load.py --tables 1000 --think-ms 2000 --think-spread 0.5 --timeline  # second by second
     .venv/bin/python benchmarks/load.py --tables 200 --code old=/tmp/old,new=.   # two source trees, one run
     .venv/bin/python benchmarks/load.py --tables 200 --postgres postgresql+asyncpg://postgres@127.0.0.1/postgres
     .venv/bin/python benchmarks/load.py --sweep 200,400 --nodes 1,2 --postgres postgresql+asyncpg://…  # Redis too
@@ -215,7 +216,8 @@ class Seat:
         """Moves sent: each carries an ``id`` as the browser's do, so the server acks it (an ``ack`` and
         a ``state`` to the mover, as in play)."""
         self.acted: tuple[Any, ...] | None = None
-        self.latencies: list[float] = []
+        self.latencies: list[tuple[float, float]] = []
+        """Each measured move: when it was sent (``time.perf_counter``) and its latency, in seconds."""
         self.moves = 0
         self.hands = 0
         self.measuring = False
@@ -236,7 +238,7 @@ class Seat:
             return
         if self.sent_at is not None and self.own_play in frame:
             if self.measuring and self.sent_measured:
-                self.latencies.append(time.perf_counter() - self.sent_at)
+                self.latencies.append((self.sent_at, time.perf_counter() - self.sent_at))
                 self.moves += 1
             self.sent_at = None
         if not frame.startswith(b'{"v":2,"type":"state"') or not self._needs_parse(frame):
@@ -425,6 +427,27 @@ def gc_pauses(bases: list[str]) -> tuple[float, float] | None:
     return (total, long) if found else None
 
 
+def timeline(samples: list[tuple[float, float]], start: float) -> list[dict[str, float]]:
+    """Second by second of the measured window (by when each move was sent): moves, p50, p99 and max
+    latency in ms. A burst or a pause shows as the seconds it spoils."""
+    seconds: dict[int, list[float]] = {}
+    for sent, latency in samples:
+        seconds.setdefault(max(0, int(sent - start)), []).append(latency)
+    rows = []
+    for second in sorted(seconds):
+        values = sorted(seconds[second])
+        rows.append(
+            {
+                "second": second,
+                "moves": len(values),
+                "p50_ms": values[len(values) // 2],
+                "p99_ms": values[min(len(values) - 1, int(0.99 * len(values)))],
+                "max_ms": values[-1],
+            }
+        )
+    return rows
+
+
 def run_once(
     tables: int,
     seconds: float,
@@ -474,6 +497,7 @@ def run_once(
             clients_before = sum(sample(worker.pid or 0).cpu for worker in workers)
             machine_before = machine_busy()
             gc_before = gc_pauses(bases)
+            measured_from = time.perf_counter()  # the clients' clock too (CLOCK_MONOTONIC)
             measure.set()
             time.sleep(seconds)
             busy = [sample(server.pid) for server, _ in servers]
@@ -496,7 +520,8 @@ def run_once(
                     server.wait(30)
     cores = os.cpu_count() or 1
     machine = (machine_after[0] - machine_before[0]) / max(1, machine_after[1] - machine_before[1]) * cores
-    latencies = sorted(value * 1000 for result in results for value in result["latencies"])
+    samples = [(sent, latency * 1000) for result in results for sent, latency in result["latencies"]]
+    latencies = sorted(latency for _, latency in samples)
     moves = sum(result["moves"] for result in results)
     wall = busy[0].when - idle[0].when
     server_cpu = [(after.cpu - before.cpu) / wall for before, after in zip(idle, busy, strict=True)]
@@ -513,6 +538,7 @@ def run_once(
         "p99_ms": percentile(0.99),
         "max_ms": latencies[-1] if latencies else float("nan"),
         "mean_ms": statistics.fmean(latencies) if latencies else float("nan"),
+        "timeline": timeline(samples, measured_from),
         "server_cpu": sum(server_cpu),
         "node_cpu": server_cpu,
         "server_us_per_move": sum(server_cpu) * wall / max(1, moves) * 1e6,
@@ -569,6 +595,11 @@ def main() -> int:
     )
     parser.add_argument("--rounds", type=int, default=1, help="repeat the whole alternation this many times")
     parser.add_argument("--json", action="store_true", help="print JSON lines instead of a table")
+    parser.add_argument(
+        "--timeline",
+        action="store_true",
+        help="after each run, its measured window second by second: moves, p50, p99 and max latency",
+    )
     args = parser.parse_args()
     trees = source_trees(parser, args.code)
     variants = server_variants(parser, args.variants)
@@ -598,6 +629,8 @@ def main() -> int:
             )
             row["code"] = f"{name}:{variant}" if variant else name
             print_row(row, args.json)
+            if args.timeline and not args.json:
+                print_timeline(row["timeline"])
             rows.append(row)
     if args.rounds > 1 and not args.json:
         print_means(rows)
@@ -632,6 +665,16 @@ def print_means(rows: list[dict[str, Any]]) -> None:
             f"{code:10}  nodes {nodes}  tables {tables}  runs {len(runs)}  moves/s {mean['moves_per_s']:7.0f}  "
             f"p99 ms {mean['p99_ms']:6.1f}  µs/move {mean['server_us_per_move']:6.1f}  (µs/move each run: {each})"
         )
+
+
+def print_timeline(rows: list[dict[str, float]]) -> None:
+    """A run's :func:`timeline`, a line a second."""
+    for row in rows:
+        print(
+            f"    second {row['second']:3.0f}  moves {row['moves']:6.0f}  p50 ms {row['p50_ms']:6.1f}  "
+            f"p99 ms {row['p99_ms']:6.1f}  max ms {row['max_ms']:6.0f}"
+        )
+    sys.stdout.flush()
 
 
 def print_row(row: dict[str, Any], as_json: bool) -> None:
