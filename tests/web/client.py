@@ -111,6 +111,9 @@ class Player:
     def drag_select(self, first: int, last: int) -> None:
         """Press on card ``first`` and drag across to card ``last`` (seed 002: 按住滑鼠拖動選牌)."""
         cards = self.page.locator("#hand .card")
+        # hover waits until the card has stopped moving (the hand lays itself out again when the
+        # action bar appears at one's turn); a box read during that would press beside the cards.
+        cards.nth(first).hover(position={"x": 3, "y": 8})
         start = cards.nth(first).bounding_box()
         end = cards.nth(last).bounding_box()
         assert start is not None and end is not None
