@@ -67,6 +67,7 @@ from typing import Any, cast
 import httpx
 import uvloop
 from prometheus_client.parser import text_string_to_metric_families
+from quantiles import percentile
 from servers import REPO, fresh_database, redis_server, source_trees, start_server
 from sqlalchemy.engine import make_url
 from websockets.client import ClientProtocol
@@ -440,8 +441,8 @@ def timeline(samples: list[tuple[float, float]], start: float) -> list[dict[str,
             {
                 "second": second,
                 "moves": len(values),
-                "p50_ms": values[len(values) // 2],
-                "p99_ms": values[min(len(values) - 1, int(0.99 * len(values)))],
+                "p50_ms": percentile(values, 0.50),
+                "p99_ms": percentile(values, 0.99),
                 "max_ms": values[-1],
             }
         )
@@ -526,16 +527,13 @@ def run_once(
     wall = busy[0].when - idle[0].when
     server_cpu = [(after.cpu - before.cpu) / wall for before, after in zip(idle, busy, strict=True)]
 
-    def percentile(share: float) -> float:
-        return latencies[min(len(latencies) - 1, int(share * len(latencies)))] if latencies else float("nan")
-
     return {
         "nodes": nodes,
         "tables": tables,
         "moves_per_s": moves / wall,
         "hands_per_s": sum(result["hands"] for result in results) / wall,
-        "p50_ms": percentile(0.50),
-        "p99_ms": percentile(0.99),
+        "p50_ms": percentile(latencies, 0.50),
+        "p99_ms": percentile(latencies, 0.99),
         "max_ms": latencies[-1] if latencies else float("nan"),
         "mean_ms": statistics.fmean(latencies) if latencies else float("nan"),
         "timeline": timeline(samples, measured_from),

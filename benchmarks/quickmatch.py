@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+from quantiles import percentile
 from servers import REPO, fresh_database, redis_server, start_server
 from sqlalchemy import text
 from websockets.asyncio.client import ClientConnection, connect
@@ -186,11 +187,6 @@ async def stream(people: list[Person], rate: float, drain: float) -> float:
     done.set()
     await asyncio.wait_for(asyncio.gather(*tasks), WAIT)
     return arrivals
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
 
 
 def checks(people: list[Person]) -> dict[str, Any]:
