@@ -129,3 +129,98 @@ def test_a_late_state_of_an_older_epoch_is_not_shown(browser: Browser, server: L
     assert player.hand_size() == shown, "a state of an older epoch was shown"
     assert player.errors == []
     page.close()
+
+
+AGAIN_RULES = """async () => {
+  const { Resender, stillApplies, againText } = await import('/static/again.js');
+  const i18n = await import('/static/i18n.js');
+  i18n.setLanguage('en');
+  const view = (fields) => ({
+    phase: 'playing', to_move: 1, hand: ['AS', 'AS', '3H'], autoplay: [false, false, false, false],
+    bid_options: [], passes: [false, false, false, false], ...fields,
+  });
+  const at = (fields, seat = 1) => ({ summary: null, seat, view: view(fields), clock: null });
+  const play = { type: 'play', cards: ['AS', 'AS'], confirmed: false };
+  const bid = { type: 'bid', suit: 'H', count: 2 };
+  const pass = { type: 'pass' };
+  const on = { type: 'autoplay', on: true };
+  const applies = {
+    play_my_turn: stillApplies(play, at({})),
+    play_not_my_turn: stillApplies(play, at({ to_move: 2 })),
+    play_cards_gone: stillApplies(play, at({ hand: ['AS', '3H'] })),
+    play_on_autoplay: stillApplies(play, at({ autoplay: [false, true, false, false] })),
+    play_watching: stillApplies(play, at({}, null)),
+    bid_offered: stillApplies(bid, at({ phase: 'bidding', bid_options: [{ suit: 'H', count: 2 }] })),
+    bid_while_dealing: stillApplies(bid, at({ phase: 'dealing', bid_options: [{ suit: 'H', count: 2 }] })),
+    bid_outbid: stillApplies(bid, at({ phase: 'bidding', bid_options: [{ suit: 'H', count: 3 }] })),
+    bid_window_shut: stillApplies(bid, at({ bid_options: [{ suit: 'H', count: 2 }] })),
+    pass_open: stillApplies(pass, at({ phase: 'bidding', bid_options: [{ suit: 'H', count: 2 }] })),
+    pass_said: stillApplies(pass, at({
+      phase: 'bidding', bid_options: [{ suit: 'H', count: 2 }], passes: [false, true, false, false] })),
+    pass_nothing_to_bid: stillApplies(pass, at({ phase: 'bidding' })),
+    autoplay_off_now: stillApplies(on, at({})),
+    autoplay_on_already: stillApplies(on, at({ autoplay: [false, true, false, false] })),
+    autoplay_hand_over: stillApplies(on, at({ phase: 'finished' })),
+  };
+  const resender = new Resender();
+  resender.sent('m1', play);
+  resender.sent('m2', on);
+  resender.sent('m3', { type: 'autoplay', on: false });
+  resender.sent('m4', bid);
+  const flow = {
+    acked: resender.answered('m4', null),
+    refused_for_a_rule: resender.answered('m1', 'not_your_turn'),
+    unknown_id: resender.answered('m9', 'table_moving'),
+    kept_first: resender.answered('m2', 'table_moving'),
+    kept_second: resender.answered('m3', 'table_moving'),
+  };
+  const due = resender.due(at({ autoplay: [false, true, false, false] }));
+  flow.sent = due.send;
+  flow.dropped = due.dropped;
+  flow.due_again = resender.due(at({}));
+  resender.sent('m5', play);
+  resender.answered('m5', 'table_moving');
+  resender.forget();
+  flow.after_forget = resender.due(at({}));
+  const texts = [play, bid, pass, on].map(againText);
+  return { applies, flow, texts };
+}"""
+
+
+def test_requests_refused_while_the_table_moves_are_sent_again_only_when_they_still_apply(
+    browser: Browser, server: LiveServer
+) -> None:
+    """PROTOCOL.md §3: a play, bid (R14–R18), 不叫 (R19) or 託管 (R45) refused with `table_moving` is
+    kept by the page (`again.js`) and sent again with the table's next state if the same request is
+    still what the player asked for; a second press of a kind replaces the first; a reconnection
+    forgets them. The live path (a node killed under a playing page) is `test_home.py`."""
+    page = browser.new_page()
+    page.goto(server.url)
+    result = page.evaluate(AGAIN_RULES)
+    page.close()
+    assert result["applies"] == {
+        "play_my_turn": True,
+        "play_not_my_turn": False,
+        "play_cards_gone": False,
+        "play_on_autoplay": False,
+        "play_watching": False,
+        "bid_offered": True,
+        "bid_while_dealing": True,
+        "bid_outbid": False,
+        "bid_window_shut": False,
+        "pass_open": True,
+        "pass_said": False,
+        "pass_nothing_to_bid": False,
+        "autoplay_off_now": True,
+        "autoplay_on_already": False,
+        "autoplay_hand_over": False,
+    }
+    flow = result["flow"]
+    assert flow["acked"] is None and flow["refused_for_a_rule"] is None and flow["unknown_id"] is None
+    assert flow["kept_first"] == {"type": "autoplay", "on": True}
+    assert flow["kept_second"] == {"type": "autoplay", "on": False}
+    # The second 託管 press replaced the first: only "off" is due, and on a seat that is on 託管 it applies.
+    assert flow["sent"] == [{"type": "autoplay", "on": False}] and flow["dropped"] == []
+    assert flow["due_again"] == {"send": [], "dropped": []}
+    assert flow["after_forget"] == {"send": [], "dropped": []}
+    assert result["texts"] == ["♠A ♠A", "Bid ♥×2", "Pass (不叫)", "Auto-play"]

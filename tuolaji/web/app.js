@@ -1,6 +1,7 @@
 // The client's entry point: screens (auth, lobby, table, history, leaderboard, profile, the moderators'
 // console), session, the live connection, invite links, notices, bans and reports.
 
+import { Resender, againText } from "./again.js";
 import * as api from "./api.js";
 import { openBidHistory } from "./bids.js";
 import { bindBotLevel, chosenBot } from "./bots.js";
@@ -47,18 +48,6 @@ addStrings({
     "連線中斷時「{what}」還沒有回音：可能沒有送到，連上後請看牌桌再試",
     "The connection dropped before “{what}” was answered: it may not have arrived. Check the table once reconnected",
   ],
-  play_after_move: [
-    "牌桌正转到另一台服务器：转好后，若还轮到你、牌还在手，会自动替你送出这手牌",
-    "牌桌正轉到另一台伺服器：轉好後，若還輪到你、牌還在手，會自動替你送出這手牌",
-    "The table is moving to another server: once it has, your play is sent again for you if it is still your turn",
-  ],
-  play_resent: ["牌桌已转好：已替你再送出 {cards}", "牌桌已轉好：已替你再送出 {cards}", "The table has moved: {cards} sent again for you"],
-  play_not_resent: [
-    "牌桌已转好，但已不是你刚才那一手：没有再送出，请看牌桌",
-    "牌桌已轉好，但已不是你剛才那一手：沒有再送出，請看牌桌",
-    "The table has moved, but the position changed: your play was not sent again. Check the table",
-  ],
-  bid_short: ["叫主", "叫主", "Bid"],
   watch_gone: ["你在看的牌桌已经不在了", "你在看的牌桌已經不在了", "The table you were watching is gone"],
   invite_landing: ["{name} 邀请你加入{table}", "{name} 邀請你加入{table}", "{name} invites you to {table}"],
   invite_landing_anyone: ["有人邀请你加入{table}", "有人邀請你加入{table}", "You are invited to {table}"],
@@ -107,8 +96,8 @@ const state = {
   laogaiConfirm: false,
   /** @type {{id: string|null, cards: string[], confirmed: boolean}|null} */
   pendingPlay: null,
-  /** @type {{id: string|null, cards: string[], confirmed: boolean}|null} a play refused while the table changed servers, sent again by the next state */
-  playAfterMove: null,
+  /** Plays, bids, 不叫 and 託管 refused while the table changed servers, sent again by its next state. */
+  resender: new Resender(),
   /** @type {string|null} the code of an invite link opened and not yet used (PROTOCOL.md §2.6) */
   invite: inviteFromAddress(),
   /** @type {string|null} the partner code of a friend's quick-match link not yet used (PROTOCOL.md §2.8) */
@@ -139,12 +128,12 @@ const quick = new QuickMatchView(
   (type, fields) => socket.send(type, fields),
 );
 const tableView = new TableView($("table-screen"), {
-  bid: (suit, count) => sendTable("bid", { suit, count }, "bid_short"),
-  pass: () => sendTable("pass", {}, "bid_pass"),
-  play: (cards) => sendPlay(cards, false),
+  bid: (suit, count) => sendRequest({ type: "bid", suit, count }),
+  pass: () => sendRequest({ type: "pass" }),
+  play: (cards) => sendRequest({ type: "play", cards, confirmed: false }),
   remind: () => sendTable("remind", {}, "remind"),
   retract: () => sendTable("retract", {}, "retract"),
-  autoplay: (on) => sendTable("autoplay", { on }, on ? "autoplay_on" : "autoplay_off"),
+  autoplay: (on) => sendRequest({ type: "autoplay", on }),
   leave: () => leaveTable(),
   start: () => sendTable("start", {}, "start"),
   addBot: (seat) => sendTable("add_bot", { seat, bot: chosenBot() }, "add_bot"),
@@ -206,12 +195,16 @@ function failed(error) {
  * @param {string} type
  * @param {Record<string, any>} fields
  * @param {string} what the i18n key of what it does ("play", "bid_short"…), for those notices
+ * @param {import("./again.js").Again|null} [again] the request, when the page sends it again after a table's move
  * @returns {string|null} the message id, or null when it was not sent
  */
-function sendTable(type, fields, what) {
+function sendTable(type, fields, what, again = null) {
   const id = socket.send(type, fields);
   if (id === null) tableView.notice(t("not_sent", { what: t(what) }), "error");
-  else state.pending.set(id, what);
+  else {
+    state.pending.set(id, what);
+    if (again) state.resender.sent(id, again);
+  }
   return id;
 }
 
@@ -363,7 +356,7 @@ function onMessage(msg) {
       $("ban-note").hidden = true;
       state.laogaiConfirm = msg.laogai_confirm === true;
       state.pendingPlay = null;
-      state.playAfterMove = null;
+      state.resender.forget();
       state.welcomed = true;
       renderMe();
       if (msg.table === null && watchedTable() && !state.invite) {
@@ -388,6 +381,7 @@ function onMessage(msg) {
       break;
     case "ack":
       state.pending.delete(msg.ref);
+      state.resender.answered(msg.ref, null);
       break;
     case "lobby":
       lobby.setAll(msg.tables);
@@ -482,7 +476,7 @@ function onState(msg) {
   enterTable();
   tableView.render(model);
   if (isMyMove(model) && !wasMyTurn && !msg.full) sound.play("turn");
-  playAgainAfterMove();
+  sendAgainAfterMove();
 }
 
 /**
@@ -559,44 +553,42 @@ function clockFrom(clock) {
  */
 function sendPlay(cards, confirmed) {
   const fields = state.laogaiConfirm ? { cards, laogai: confirmed } : { cards };
-  state.pendingPlay = { id: sendTable("play", fields, "play"), cards, confirmed };
+  state.pendingPlay = { id: sendTable("play", fields, "play", { type: "play", cards, confirmed }), cards, confirmed };
 }
 
 /**
- * Whether `hand` holds every card of `cards` (as many times as it is there).
- * @param {string[]} hand
- * @param {string[]} cards
+ * A play, bid, 不叫 or 託管 press: sent, and kept to be sent again if the table is changing servers.
+ * @param {import("./again.js").Again} again
  */
-function holds(hand, cards) {
-  const left = [...hand];
-  return cards.every((card) => {
-    const at = left.indexOf(card);
-    if (at >= 0) left.splice(at, 1);
-    return at >= 0;
-  });
+function sendRequest(again) {
+  if (again.type === "play") sendPlay(again.cards, again.confirmed);
+  else if (again.type === "bid") sendTable("bid", { suit: again.suit, count: again.count }, "bid_short", again);
+  else if (again.type === "pass") sendTable("pass", {}, "bid_pass", again);
+  else sendTable("autoplay", { on: again.on }, again.on ? "autoplay_on" : "autoplay_off", again);
 }
 
 /**
- * After a play refused with `table_moving` (PROTOCOL.md §3): the first state from the table's new server sends it
- * again if it is still my turn with those cards in hand, and says what it did either way.
+ * After requests refused with `table_moving` (PROTOCOL.md §3): the first state from the table's new server sends
+ * again those that still apply, and says what it did either way.
  */
-function playAgainAfterMove() {
-  const again = state.playAfterMove;
-  const { view } = state.table;
-  if (!again || !view) return;
-  state.playAfterMove = null;
-  if (isMyMove(state.table) && holds(view.hand, again.cards)) {
-    sendPlay(again.cards, again.confirmed);
-    tableView.notice(t("play_resent", { cards: cardsText(again.cards) }));
-  } else {
-    tableView.notice(t("play_not_resent"), "warn");
-  }
+function sendAgainAfterMove() {
+  const { send, dropped } = state.resender.due(state.table);
+  for (const again of send) sendRequest(again);
+  const said = (list) => list.map(againText).join("、");
+  if (send.length) tableView.notice(t("again_sent", { what: said(send) }));
+  if (dropped.length) tableView.notice(t("again_not_sent", { what: said(dropped) }), "warn");
 }
 
 /** @param {import("./socket.js").Message} msg an `error` message */
 async function onError(msg) {
   const asked = state.pending.get(msg.ref);
   state.pending.delete(msg.ref);
+  const kept = state.resender.answered(msg.ref, msg.code);
+  if (kept) {
+    if (kept.type === "play") state.pendingPlay = null;
+    tableView.notice(t("again_after_move", { what: againText(kept) }), "warn", 8000);
+    return;
+  }
   if (asked === "watch" && ["no_table", "private_table", "bad_invite"].includes(msg.code)) {
     // The table watched before the connection dropped is gone.
     rememberWatching(null);
@@ -612,11 +604,6 @@ async function onError(msg) {
   const pending = state.pendingPlay;
   if (pending && msg.ref === pending.id) {
     state.pendingPlay = null;
-    if (msg.code === "table_moving") {
-      state.playAfterMove = pending;
-      tableView.notice(t("play_after_move"), "warn", 8000);
-      return;
-    }
     if (msg.code === "confirm_laogai") {
       const yes = await confirmWrongFollow(/** @type {HTMLDialogElement} */ ($("confirm-dialog")), msg,
         (seat) => tableView.seatName(seat));

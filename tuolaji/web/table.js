@@ -112,6 +112,15 @@ export function isMyMove({ view, seat }) {
 }
 
 /**
+ * Whether I may say 不叫 now (R19): the bid window after the deal is open, I could bid, and I have not passed.
+ * @param {TableModel} model
+ * @returns {boolean}
+ */
+export function canPass({ view, seat }) {
+  return seat !== null && view !== null && view.phase === "bidding" && view.bid_options.length > 0 && !view.passes?.[seat];
+}
+
+/**
  * A bot's name: "機器人 東".
  * @param {number} seat
  * @returns {string}
@@ -566,7 +575,7 @@ export class TableView {
       }, bidLabel(option)));
     }
     // R19: after the deal, 不叫 closes the window once every seat has said it or cannot bid.
-    if (view.phase === "bidding" && view.bid_options.length && seat !== null && !view.passes?.[seat]) {
+    if (canPass(this.model)) {
       this.bids.append(h("button.bid-pass", { onclick: () => this.handlers.pass(), dataset: { action: "pass" } },
         t("bid_pass")));
     }
