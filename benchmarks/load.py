@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import itertools
 import json
 import multiprocessing
@@ -58,7 +59,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
@@ -81,7 +82,8 @@ PACED_BID_WINDOW = 5.0
 bids in (a 1 s window then closes unbid, and a table redeals until R20 stops it)."""
 MAX_TABLES = 5000
 """At four connections a table, 5,000 tables pass the 20,000 open files a process may have here."""
-MAX_SECONDS = 300
+MAX_SECONDS = 1800
+"""Long enough for a run to see the collector's rare full passes (every few minutes at the most)."""
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
@@ -110,10 +112,50 @@ def sample(pid: int) -> Sample:
 
 def machine_busy() -> tuple[float, float]:
     """(busy, total) CPU jiffies of the whole machine, from /proc/stat."""
-    with open("/proc/stat") as stat:
-        values = [int(value) for value in stat.readline().split()[1:]]
+    values = machine_times()
     idle = values[3] + values[4]
     return sum(values) - idle, sum(values)
+
+
+def machine_times() -> list[int]:
+    """The whole machine's CPU jiffies by kind, from /proc/stat (user, nice, system, idle, iowait,
+    irq, softirq, steal, …)."""
+    with open("/proc/stat") as stat:
+        return [int(value) for value in stat.readline().split()[1:]]
+
+
+def watch_window(pids: list[int], bases: list[str], start: float, seconds: float) -> list[dict[str, float]]:
+    """Sample each second of the measured window (from ``start``, ``time.perf_counter``): the nodes'
+    CPU (1.0 = a core), their collector's ms, and the share of the machine's time its host took
+    (steal), so a slow second can be told apart: a busy node, its collector, or the host."""
+    rows = []
+
+    def now() -> tuple[float, float, list[int]]:
+        totals = gc_pauses(bases) or {}
+        return (
+            sum(sample(pid).cpu for pid in pids),
+            sum(values[0] for values in totals.values()),
+            machine_times(),
+        )
+
+    before = now()
+    second = 0
+    while start + second + 1 <= start + seconds:
+        time.sleep(max(0.0, start + second + 1 - time.perf_counter()))
+        after = now()
+        total = sum(after[2]) - sum(before[2])
+        rows.append(
+            {
+                "second": second,
+                "node_cpu": after[0] - before[0],
+                "node_gc_ms": (after[1] - before[1]) * 1000,
+                "steal": (after[2][7] - before[2][7]) / total if total else 0.0,
+            }
+        )
+        before = after
+        second += 1
+    time.sleep(max(0.0, start + seconds - time.perf_counter()))
+    return rows
 
 
 class Socket(asyncio.Protocol):
@@ -331,6 +373,11 @@ async def client_main(
     options = {**TABLE_OPTIONS, "bid_window_seconds": PACED_BID_WINDOW} if think[0] else TABLE_OPTIONS
     async with httpx.AsyncClient(limits=limits, timeout=60) as http:
         sockets = [sock for _ in range(tables) for sock in await open_table(bases, http, options)]
+    # The seated connections live all run long: out of the collector's walks, so the measuring side
+    # pauses as little as it can; what pauses it still has are timed and reported.
+    gc.collect()
+    gc.freeze()
+    pauses = CollectorPauses()
     ready.set()
     await asyncio.to_thread(go.wait)
     seats = [Seat(sock, index % 4, *think) for index, sock in enumerate(sockets)]
@@ -343,7 +390,9 @@ async def client_main(
     await asyncio.to_thread(measure.wait)
     for seat in seats:
         seat.measuring = True
+    pauses.install()
     await asyncio.to_thread(halt.wait)
+    pauses.remove()
     for seat in seats:
         seat.measuring = False
         seat.stopped = True
@@ -354,7 +403,32 @@ async def client_main(
         "latencies": [value for seat in seats for value in seat.latencies],
         "moves": sum(seat.moves for seat in seats),
         "hands": sum(seat.hands for seat in seats) / 4,
+        "gc_pauses": pauses.pauses,
     }
+
+
+class CollectorPauses:
+    """A client process's own garbage-collector pauses while installed: when each began
+    (``time.perf_counter``) and how long it took, in seconds. A pause of the measuring side delays
+    the latencies it measures, so the timeline shows them apart from the node's."""
+
+    def __init__(self) -> None:
+        self.pauses: list[tuple[float, float]] = []
+        self._started = 0.0
+
+    def install(self) -> None:
+        """Start timing."""
+        gc.callbacks.append(self._on_gc)
+
+    def remove(self) -> None:
+        """Stop timing."""
+        gc.callbacks.remove(self._on_gc)
+
+    def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.pauses.append((self._started, time.perf_counter() - self._started))
 
 
 def client_process(
@@ -408,32 +482,67 @@ GC_LONG = 0.05
 ``tuolaji_gc_pause_seconds``)."""
 
 
-def gc_pauses(bases: list[str]) -> tuple[float, float] | None:
-    """The nodes' garbage-collector pauses so far: seconds in all, and how many were long
-    (:data:`GC_LONG`), from their ``/metrics``; None for code that does not time them."""
-    total, long = 0.0, 0.0
-    found = False
+GcTotals = dict[str, tuple[float, float, float]]
+"""A node set's collector pauses so far, by generation: seconds in all, passes, long passes."""
+
+
+def gc_pauses(bases: list[str]) -> GcTotals | None:
+    """The nodes' garbage-collector pauses so far by generation ("0", "1", "2"), from their
+    ``/metrics`` (long: :data:`GC_LONG` or more); None for code that does not time them."""
+    totals: dict[str, list[float]] = {}
     for base in bases:
         for family in text_string_to_metric_families(httpx.get(f"{base}/metrics", timeout=30).text):
             if family.name != "tuolaji_gc_pause_seconds":
                 continue
-            found = True
             for sample in family.samples:
+                values = totals.setdefault(sample.labels["generation"], [0.0, 0.0, 0.0])
                 if sample.name.endswith("_sum"):
-                    total += sample.value
+                    values[0] += sample.value
                 elif sample.name.endswith("_count"):
-                    long += sample.value
+                    values[1] += sample.value
+                    values[2] += sample.value
                 elif sample.name.endswith("_bucket") and float(sample.labels["le"]) == GC_LONG:
-                    long -= sample.value
-    return (total, long) if found else None
+                    values[2] -= sample.value
+    return {generation: (values[0], values[1], values[2]) for generation, values in totals.items()} if totals else None
 
 
-def timeline(samples: list[tuple[float, float]], start: float) -> list[dict[str, float]]:
+def gc_window(before: GcTotals | None, after: GcTotals | None, wall: float) -> dict[str, float]:
+    """The collector's share of a measured window: ms a second in all, long passes, and the full
+    (oldest-generation) passes with their mean ms; NaN for code that does not time them."""
+    if before is None or after is None:
+        return {name: float("nan") for name in ("gc_ms_per_s", "gc_long", "gc_full", "gc_full_ms")}
+
+    def change(generation: str, index: int) -> float:
+        return after.get(generation, (0.0, 0.0, 0.0))[index] - before.get(generation, (0.0, 0.0, 0.0))[index]
+
+    generations = set(before) | set(after)
+    full = change("2", 1)
+    return {
+        "gc_ms_per_s": sum(change(generation, 0) for generation in generations) / wall * 1000,
+        "gc_long": sum(change(generation, 2) for generation in generations),
+        "gc_full": full,
+        "gc_full_ms": change("2", 0) / full * 1000 if full else float("nan"),
+    }
+
+
+def timeline(
+    samples: list[tuple[float, float]],
+    start: float,
+    client_pauses: Sequence[tuple[float, float]] = (),
+    watched: Sequence[dict[str, float]] = (),
+) -> list[dict[str, float]]:
     """Second by second of the measured window (by when each move was sent): moves, p50, p99 and max
-    latency in ms. A burst or a pause shows as the seconds it spoils."""
+    latency in ms; the longest collector pause of a client process then (ms, from
+    ``client_pauses``: when each began and its seconds); and what :func:`watch_window` sampled that
+    second, when it did. A burst or a pause shows as the seconds it spoils, and what was busy then."""
     seconds: dict[int, list[float]] = {}
     for sent, latency in samples:
         seconds.setdefault(max(0, int(sent - start)), []).append(latency)
+    client_gc: dict[int, float] = {}
+    for began, took in client_pauses:
+        second = int(began - start)
+        client_gc[second] = max(client_gc.get(second, 0.0), took * 1000)
+    by_second = {int(row["second"]): row for row in watched}
     rows = []
     for second in sorted(seconds):
         values = sorted(seconds[second])
@@ -444,6 +553,8 @@ def timeline(samples: list[tuple[float, float]], start: float) -> list[dict[str,
                 "p50_ms": percentile(values, 0.50),
                 "p99_ms": percentile(values, 0.99),
                 "max_ms": values[-1],
+                "client_gc_ms": client_gc.get(second, 0.0),
+                **{key: value for key, value in by_second.get(second, {}).items() if key != "second"},
             }
         )
     return rows
@@ -460,10 +571,12 @@ def run_once(
     options: tuple[str, ...] = (),
     spread: float = 0.0,
     warmup: float = 0.0,
+    watch: bool = False,
 ) -> dict[str, Any]:
     """One measured run with fresh servers (from the source tree ``code``, with ``options`` added to
     their command line; ``nodes`` of them on one Redis when more than one) and a fresh database;
-    ``seconds`` measured after ``warmup`` seconds of play."""
+    ``seconds`` measured after ``warmup`` seconds of play; ``watch``: the nodes and the machine
+    sampled each second too (:func:`watch_window`), for the timeline."""
     with fresh_database(postgres) as db_url, redis_server(nodes > 1) as redis:
         servers = [
             start_server(db_url, code, (*(("--redis", redis, "--node-name", f"n{index}") if redis else ()), *options))
@@ -500,7 +613,11 @@ def run_once(
             gc_before = gc_pauses(bases)
             measured_from = time.perf_counter()  # the clients' clock too (CLOCK_MONOTONIC)
             measure.set()
-            time.sleep(seconds)
+            if watch:
+                watched = watch_window([server.pid for server, _ in servers], bases, measured_from, seconds)
+            else:
+                watched = []
+                time.sleep(seconds)
             busy = [sample(server.pid) for server, _ in servers]
             gc_after = gc_pauses(bases)
             stores_after = store_counters(db_url, redis)
@@ -536,7 +653,9 @@ def run_once(
         "p99_ms": percentile(latencies, 0.99),
         "max_ms": latencies[-1] if latencies else float("nan"),
         "mean_ms": statistics.fmean(latencies) if latencies else float("nan"),
-        "timeline": timeline(samples, measured_from),
+        "timeline": timeline(
+            samples, measured_from, [pause for result in results for pause in result["gc_pauses"]], watched
+        ),
         "server_cpu": sum(server_cpu),
         "node_cpu": server_cpu,
         "server_us_per_move": sum(server_cpu) * wall / max(1, moves) * 1e6,
@@ -546,8 +665,7 @@ def run_once(
         "machine_cpu": machine,
         "server_rss_mb": sum(sample.rss for sample in busy) / 2**20,
         "kb_per_table": sum(sample.rss for sample in busy) / 1024 / tables,
-        "gc_ms_per_s": (gc_after[0] - gc_before[0]) / wall * 1000 if gc_after and gc_before else float("nan"),
-        "gc_long": gc_after[1] - gc_before[1] if gc_after and gc_before else float("nan"),
+        **gc_window(gc_before, gc_after, wall),
         **{f"{name}_per_s": (stores_after[name] - stores_before[name]) / wall for name in stores_after},
     }
 
@@ -596,7 +714,8 @@ def main() -> int:
     parser.add_argument(
         "--timeline",
         action="store_true",
-        help="after each run, its measured window second by second: moves, p50, p99 and max latency",
+        help="after each run, its measured window second by second: moves, p50, p99 and max latency, the "
+        "clients' collector pauses, and (sampled each second) the nodes' CPU and collector ms and the host's steal",
     )
     args = parser.parse_args()
     trees = source_trees(parser, args.code)
@@ -623,7 +742,17 @@ def main() -> int:
         for count, nodes, (name, tree), (variant, options) in itertools.product(counts, node_counts, trees, variants):
             procs, think = max(1, args.client_procs), args.think_ms / 1000
             row = run_once(
-                count, args.seconds, procs, think, tree, args.postgres, nodes, options, args.think_spread, args.warmup
+                count,
+                args.seconds,
+                procs,
+                think,
+                tree,
+                args.postgres,
+                nodes,
+                options,
+                args.think_spread,
+                args.warmup,
+                args.timeline,
             )
             row["code"] = f"{name}:{variant}" if variant else name
             print_row(row, args.json)
@@ -668,9 +797,15 @@ def print_means(rows: list[dict[str, Any]]) -> None:
 def print_timeline(rows: list[dict[str, float]]) -> None:
     """A run's :func:`timeline`, a line a second."""
     for row in rows:
+        watched = (
+            f"  node CPU {row['node_cpu']:4.0%}  node gc ms {row['node_gc_ms']:5.0f}  steal {row['steal']:4.0%}"
+            if "node_cpu" in row
+            else ""
+        )
         print(
             f"    second {row['second']:3.0f}  moves {row['moves']:6.0f}  p50 ms {row['p50_ms']:6.1f}  "
-            f"p99 ms {row['p99_ms']:6.1f}  max ms {row['max_ms']:6.0f}"
+            f"p99 ms {row['p99_ms']:6.1f}  max ms {row['max_ms']:6.0f}  client gc ms {row['client_gc_ms']:4.0f}"
+            + watched
         )
     sys.stdout.flush()
 
@@ -688,7 +823,8 @@ def print_row(row: dict[str, Any], as_json: bool) -> None:
             f"{row['client_cpu']:10.0%}  {row['machine_cpu']:10.0%}  "
             f"{row['server_rss_mb']:6.0f}  {row['kb_per_table']:8.0f}  "
             + " ".join(f"{cpu:.0%}" for cpu in row["node_cpu"])
-            + f"  gc {row['gc_ms_per_s']:.1f} ms/s, {row['gc_long']:.0f} over {GC_LONG * 1000:.0f} ms"
+            + f"  gc {row['gc_ms_per_s']:.1f} ms/s, {row['gc_long']:.0f} over {GC_LONG * 1000:.0f} ms, "
+            + f"{row['gc_full']:.0f} full of {row['gc_full_ms']:.0f} ms"
             + f"  writes {row['writes_per_move']:.2f}/move"
             + "".join(
                 f"  {name.removesuffix('_per_s')} {row[name]:.0f}/s"
