@@ -12,7 +12,10 @@ receiving the broadcast that contains it, the CPU of the server
 of the client processes and of the whole machine (in cores: 100% = one core; machine minus server
 and clients is other load on the box), the server's memory (RSS, and RSS per table), and its write
 syscalls a move (``/proc/PID/io`` ``syscw``: a socket write of the event loop each, plus the log's
-file writes).
+file writes), and its garbage collector's share (ms a second, passes over 50 ms, full passes and
+their mean, from ``/metrics``). ``--timeline`` prints the window second by second with what was busy
+then: the node (its CPU and collector ms, sampled each second), a client process (its own longest
+collector pause: the measuring side's delay is part of the latency it measures) or the host (steal).
 
 The clients speak RFC 6455 through the ``websockets`` sans-I/O protocol on uvloop, handling each
 frame in ``data_received``: they share the machine with the server, so they are kept lean.

@@ -102,7 +102,7 @@ def test_metrics_and_log_flags(tmp_path: Path) -> None:
 
 
 def test_the_garbage_collectors_thresholds() -> None:
-    assert ServerConfig().gc_thresholds == (5_000, 50, 20)
+    assert ServerConfig().gc_thresholds == (5_000, 5, 200)
     assert parse("--gc-thresholds", "5000, 10,100").gc_thresholds == (5000, 10, 100)
 
 

@@ -68,7 +68,7 @@ def networks(text: str) -> tuple[str, ...]:
     return specs
 
 
-GC_THRESHOLDS = (5_000, 50, 20)
+GC_THRESHOLDS = (5_000, 5, 200)
 """The cyclic garbage collector's thresholds of a node (``gc.set_threshold``; Python's own: 700, 10, 10)."""
 GC_SHOWN = ",".join(str(threshold) for threshold in GC_THRESHOLDS)
 
