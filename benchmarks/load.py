@@ -376,8 +376,8 @@ async def client_main(
     options = {**TABLE_OPTIONS, "bid_window_seconds": PACED_BID_WINDOW} if think[0] else TABLE_OPTIONS
     async with httpx.AsyncClient(limits=limits, timeout=60) as http:
         sockets = [sock for _ in range(tables) for sock in await open_table(bases, http, options)]
-    # The seated connections live all run long: out of the collector's walks, so the measuring side
-    # pauses as little as it can; what pauses it still has are timed and reported.
+    # The seated connections live as long as the run: frozen out of the collector's walks, the
+    # measuring side pauses as little as it can; what pauses it still has are timed and reported.
     gc.collect()
     gc.freeze()
     pauses = CollectorPauses()

@@ -33,7 +33,7 @@ addStrings({
  * @param {string[]} hand
  * @param {string[]} cards
  */
-export function holds(hand, cards) {
+function holds(hand, cards) {
   const left = [...hand];
   return cards.every((card) => {
     const at = left.indexOf(card);
@@ -127,12 +127,10 @@ export class Resender {
    * @returns {{send: Again[], dropped: Again[]}}
    */
   due(model) {
-    const kept = this.kept;
+    const due = { send: /** @type {Again[]} */ ([]), dropped: /** @type {Again[]} */ ([]) };
+    for (const again of this.kept) (stillApplies(again, model) ? due.send : due.dropped).push(again);
     this.kept = [];
-    return {
-      send: kept.filter((again) => stillApplies(again, model)),
-      dropped: kept.filter((again) => !stillApplies(again, model)),
-    };
+    return due;
   }
 
   /** The connection went or started afresh: nothing is kept (the player sees the table anew). */
