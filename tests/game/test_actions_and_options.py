@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 import pytest
@@ -25,6 +26,7 @@ from tuolaji.game import (
     action_from_json,
     action_to_json,
 )
+from tuolaji.game.actions import Pass, action_from_row, action_row
 
 ACTIONS: list[Action] = [
     DealCards(4),
@@ -44,6 +46,15 @@ ACTIONS: list[Action] = [
 @pytest.mark.parametrize("action", ACTIONS, ids=lambda action: action.type)
 def test_actions_round_trip_through_json(action: Action) -> None:
     assert action_from_json(action_to_json(action)) == action
+
+
+@pytest.mark.parametrize("action", [*ACTIONS, Pass(1)], ids=lambda action: action.type)
+def test_actions_kept_as_rows_come_back_the_same_and_leave_the_collector(action: Action) -> None:
+    row = action_row(action)
+    assert action_from_row(row) == action
+    assert type(row) is tuple and row[0] == action.type
+    gc.collect(0)  # the first (young) pass it meets
+    assert not gc.is_tracked(row)
 
 
 def test_json_forms_are_readable() -> None:

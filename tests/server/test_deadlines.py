@@ -6,15 +6,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import socket
 import time
+import weakref
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 import uvicorn
+from uvicorn.server import ServerState
+from websockets.client import ClientProtocol
+from websockets.uri import parse_uri
 
+from tests.server.transport import Wire
 from tuolaji.server.deadlines import Config, GuardedH11, http_protocol
+from tuolaji.server.wsframes import TextFramesProtocol
 
 DEADLINE = 0.5
 
@@ -78,3 +85,43 @@ async def test_the_header_deadline_closes_idle_and_slow_connections(protocol: ty
 def test_the_auto_protocol_is_httptools_when_installed() -> None:
     pytest.importorskip("httptools")
     assert http_protocol().__name__ == "GuardedHttpTools"
+
+
+@pytest.mark.parametrize("protocol", [GuardedH11, http_protocol()], ids=["h11", "auto"])
+async def test_a_connection_upgraded_to_a_websocket_lets_its_http_protocol_go(protocol: type[Any]) -> None:
+    """Once the WebSocket protocol has the socket nothing refers to the HTTP one: reference counting
+    frees it, its request and headers at once (with the collector off), instead of the collector's
+    rare full pass."""
+    accepted = asyncio.Event()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        accepted.set()
+        while (await receive())["type"] != "websocket.disconnect":
+            pass
+
+    config = Config(app, header_timeout=DEADLINE, ws=TextFramesProtocol, lifespan="off")
+    config.load()
+    state = ServerState()
+    wire = Wire()
+    client = ClientProtocol(parse_uri("ws://127.0.0.1/ws"))
+    client.send_request(client.connect())
+    gc.disable()
+    try:
+        http = protocol(config, state, {})
+        http.connection_made(wire)
+        wire.set_protocol(http)
+        http.data_received(b"".join(client.data_to_send()))
+        gone = weakref.ref(http)
+        del http
+        assert gone() is None
+    finally:
+        gc.enable()
+    socket_protocol = wire.get_protocol()
+    assert isinstance(socket_protocol, TextFramesProtocol)
+    await accepted.wait()
+    client.receive_data(bytes(wire.written))
+    assert client.handshake_exc is None
+    socket_protocol.connection_lost(None)
+    await asyncio.gather(*state.tasks)

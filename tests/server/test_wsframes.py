@@ -3,14 +3,20 @@ as the text sent, at every length class of RFC 6455 §5.2 (7-bit, 16-bit and 64-
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import pytest
+from uvicorn.config import Config
+from uvicorn.server import ServerState
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request
 from websockets.server import ServerProtocol
 from websockets.uri import parse_uri
 
-from tuolaji.server.wsframes import frame_header
+from tests.server.transport import Wire
+from tuolaji.server.wsframes import TEXT_IN, TextFramesProtocol, frame_header
 
 
 @pytest.mark.parametrize("size", [0, 1, 125, 126, 65_535, 65_536, 200_000])
@@ -29,3 +35,52 @@ def test_a_client_reads_the_frame_as_the_text_written(size: int) -> None:
         (Opcode.TEXT, True, data),
         (Opcode.TEXT, True, b"ok"),
     ]
+
+
+async def test_a_connection_keeps_its_own_lists_across_messages_and_pings() -> None:
+    """``websockets`` and uvicorn make a new list at each message and ping, which would wait for the
+    next one tracked by the cycle collector; the protocol hands text over and keeps the lists it had."""
+    texts: list[str] = []
+    listening = asyncio.Event()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        scope["extensions"][TEXT_IN](texts.append)
+        listening.set()
+        while (await receive())["type"] != "websocket.disconnect":
+            pass
+
+    config = Config(app, ws=TextFramesProtocol, ws_ping_interval=20.0, ws_ping_timeout=20.0)
+    config.load()
+    state = ServerState()
+    server = TextFramesProtocol(config, state, {})
+    wire = Wire()
+    server.connection_made(wire)
+    client = ClientProtocol(parse_uri("ws://127.0.0.1/ws"))
+    client.send_request(client.connect())
+    server.data_received(b"".join(client.data_to_send()))
+    await listening.wait()
+    client.receive_data(bytes(wire.written))
+    del wire.written[:]
+
+    def owned() -> tuple[list[Any], list[Any], list[Any]]:
+        return server.conn.events, server.conn.writes, server.frames
+
+    client.send_text("一".encode())
+    server.data_received(b"".join(client.data_to_send()))
+    lists = owned()  # the handshake's write went out in the list the first message puts back
+    for text in ("二", "三" * 300):
+        client.send_text(text.encode())
+        server.data_received(b"".join(client.data_to_send()))
+        assert all(now is then for now, then in zip(owned(), lists, strict=True))
+    assert texts == ["一", "二", "三" * 300]
+    server.send_keepalive_ping()
+    assert server.conn.writes is lists[1] and not lists[1]
+    client.receive_data(bytes(wire.written))
+    assert [event.opcode for event in client.events_received() if isinstance(event, Frame)] == [Opcode.PING]
+    server.data_received(b"".join(client.data_to_send()))  # the pong
+    assert server.pending_ping_payload is None and server.conn.events is lists[0]
+    assert server.ping_timer is not None and not server.ping_timer.cancelled()  # the next ping is armed
+    server.connection_lost(None)
+    await asyncio.gather(*state.tasks)

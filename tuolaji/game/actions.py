@@ -7,6 +7,7 @@ plus the list of actions, so the JSON form is also the hand-record format.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -132,6 +133,32 @@ _BY_TYPE: dict[str, type[Action]] = {
         Escape,
     )
 }
+
+
+_FIELDS = {kind: tuple(item.name for item in dataclasses.fields(cls)) for kind, cls in _BY_TYPE.items()}
+
+ActionRow = tuple[Any, ...]
+"""An action kept compactly: its ``type`` and then its fields in declaration order, cards as
+``bytes`` (one byte a card kind, 0–53). Such a tuple holds nothing the cycle collector follows, so
+CPython stops tracking it at the first collection it meets: a round keeps its actions as rows, and a
+hand's history adds nothing to the collector's later passes (docs/BENCHMARKS.md, Server)."""
+
+
+def action_row(action: Action) -> ActionRow:
+    """``action`` as a row (:data:`ActionRow`)."""
+    return (action.type, *[_packed(getattr(action, name)) for name in _FIELDS[action.type]])
+
+
+def action_from_row(row: ActionRow) -> Action:
+    """The action a row of :func:`action_row` was made from."""
+    values: list[Any] = [tuple(value) if type(value) is bytes else value for value in row[1:]]
+    return _BY_TYPE[row[0]](*values)
+
+
+def _packed(value: object) -> object:
+    # Cards as bytes rather than a tuple: a row holding a tuple the collector still tracks stays
+    # tracked itself until a later, older pass.
+    return bytes(value) if type(value) is tuple else value
 
 
 def action_to_json(action: Action) -> dict[str, Any]:

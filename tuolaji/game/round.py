@@ -16,6 +16,7 @@ from typing import Any
 from tuolaji.cards import POINTS, RANKS, SUITS, Card, format_cards, full_deck, make_card, parse_rank
 from tuolaji.game.actions import (
     Action,
+    ActionRow,
     Bid,
     CloseBidding,
     CloseReview,
@@ -27,6 +28,8 @@ from tuolaji.game.actions import (
     Retract,
     SetAutoPlay,
     Timeout,
+    action_from_row,
+    action_row,
 )
 from tuolaji.game.errors import (
     BadBid,
@@ -165,6 +168,8 @@ class Round:
         self.phase = Phase.DEALING
         self.leader: int | None = None
         self.plays: dict[int, tuple[Card, ...]] = {}
+        self._records: dict[int, PlayRecord] = {}
+        """The current trick's plays as the records views and the finished trick show, made once a play."""
         self._wrong: dict[int, Refusal] = {}
         self._second_chance = False
         self._reminded: set[int] = set()
@@ -184,7 +189,8 @@ class Round:
         self._shown_order: tuple[int, int] = (-1, -1)
         """The (level, trump suit) ``_shown`` is sorted by; (-1, -1) before any bid."""
         self.result: RoundResult | None = None
-        self.actions: list[Action] = []
+        self._rows: list[ActionRow] = []
+        """Every action applied, in order, as rows (``action_row``): nothing the collector tracks."""
 
     @classmethod
     def replay(cls, setup: RoundSetup, actions: Iterable[Action]) -> Round:
@@ -195,6 +201,17 @@ class Round:
         return round_
 
     # ------------------------------------------------------------------ queries
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """Every action applied to this round, in order (with the setup, its record). Made anew at
+        each call; :attr:`action_count` is their number."""
+        return tuple(action_from_row(row) for row in self._rows)
+
+    @property
+    def action_count(self) -> int:
+        """How many actions have been applied to this round."""
+        return len(self._rows)
 
     @property
     def to_move(self) -> int | None:
@@ -301,7 +318,7 @@ class Round:
                 events = self._set_autoplay(action)
             case Escape():
                 events = self._finish(RoundResult(kind="escape", dealer=self.dealer, escaped=action.seat))
-        self.actions.append(action)
+        self._rows.append(action_row(action))
         return events
 
     def _deal(self, action: DealCards) -> list[Event]:
@@ -452,6 +469,7 @@ class Round:
             hand.remove(card)
         self._shown[seat] = None
         self.plays[seat] = cards
+        self._records[seat] = PlayRecord(seat, cards)
         if self._awaiting_auto_move[seat] or self.autoplay[seat]:
             self._system_plays.add(seat)
         else:
@@ -499,6 +517,7 @@ class Round:
                 {**base, "reason": "system_play"},
             )
         cards = self.plays.pop(seat)
+        del self._records[seat]
         self._wrong.pop(seat, None)
         self.hands[seat].extend(cards)
         self._shown[seat] = None
@@ -533,6 +552,7 @@ class Round:
             seats = sorted(self._wrong)
             for seat in seats:
                 self.hands[seat].extend(self.plays.pop(seat))
+                del self._records[seat]
                 self._shown[seat] = None
             self._wrong.clear()
             self._second_chance = True
@@ -581,14 +601,15 @@ class Round:
             self.point_cards.extend(card for play in plays for card in play if POINTS[card])
         record = TrickRecord(
             self.leader,
-            tuple(PlayRecord(seat, self.plays[seat]) for seat in order),
+            tuple(self._records[seat] for seat in order),
             winner,
             points,
             multiplier,
         )
         self.tricks.append(record)
         self.leader = winner
-        self.plays = {}
+        self.plays.clear()
+        self._records.clear()
         self._wrong.clear()
         self._reminded.clear()
         self._second_chance = False
@@ -706,10 +727,10 @@ class Round:
 
     def _trick_plays(self) -> tuple[PlayRecord, ...]:
         """The current trick's plays in play order from its leader."""
-        leader, plays = self.leader, self.plays
+        leader, records = self.leader, self._records
         if leader is None:
             return ()
-        return tuple(PlayRecord(s, plays[s]) for s in ((leader + offset) % 4 for offset in range(4)) if s in plays)
+        return tuple(records[s] for s in ((leader + offset) % 4 for offset in range(4)) if s in records)
 
     def _shown_hand(self, seat: int) -> tuple[Card, ...]:
         """``seat``'s cards in display order (trumps first once a suit is bid), sorted again only

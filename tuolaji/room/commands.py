@@ -4,7 +4,7 @@ tells it (a clock fired, a bot answered, a hand was stored, the table was restor
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from tuolaji.cards import Card
 from tuolaji.game.actions import Action
@@ -221,6 +221,10 @@ class Detach:
 @dataclass(frozen=True)
 class ClockFired:
     """The shell's timer for the last :class:`Arm` ran out."""
+
+
+CLOCK_FIRED: Final = ClockFired()
+"""The one :class:`ClockFired` the shell posts (it has no fields)."""
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ class SlowBots:
             and stamp.number == self._data.number
             and round_.phase is Phase.PLAYING
             and round_.to_move == stamp.seat
-            and len(round_.actions) == stamp.actions
+            and round_.action_count == stamp.actions
         )
 
     def ask(self, round_: Round, seat: int) -> None:
@@ -56,7 +56,7 @@ class SlowBots:
         assert data.match is not None
         bot = data.seats[seat].bot
         assert bot is not None
-        stamp = TurnStamp(data.number, seat, len(round_.actions))
+        stamp = TurnStamp(data.number, seat, round_.action_count)
         self.pending = PendingMove(stamp)
         self._outbox.add(AskBot(stamp, bot, data.match.seed + seat, round_.view(seat)))
 

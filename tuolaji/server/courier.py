@@ -26,17 +26,25 @@ class Courier:
         except BusDown:
             return False
 
+    def route_now(self, conn: Connection, table_id: str, msg: ClientMessage) -> bool:
+        """Post a table message to its table's host if the table runs here (True); False if not."""
+        assert conn.account is not None
+        host = self.hosting.running(table_id)
+        if host is None:
+            return False
+        player = player_of(conn.account) if msg.type == "join" else None  # only a join shows who sits down
+        command = table_command(conn.id, player, msg)
+        if command is not None:
+            host.post(command)
+        return True
+
     async def route(self, conn: Connection, table_id: str, msg: ClientMessage, quiet: bool = False) -> bool:
         """Hand a table message to its table, here or on its node; False (and, unless ``quiet``,
         ``table_moving``) if nobody runs it now."""
         assert conn.account is not None
-        player = player_of(conn.account) if msg.type == "join" else None  # only a join shows who sits down
-        host = self.hosting.running(table_id)
-        if host is not None:
-            command = table_command(conn.id, player, msg)
-            if command is not None:
-                host.post(command)
+        if self.route_now(conn, table_id, msg):
             return True
+        player = player_of(conn.account) if msg.type == "join" else None
         if await self.send(table_id, Envelope("message", conn.id, player, msg.text)):
             return True
         if not quiet:

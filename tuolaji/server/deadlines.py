@@ -13,6 +13,7 @@ timeout and pings.
 from __future__ import annotations
 
 import asyncio
+import weakref
 from typing import TYPE_CHECKING, Any, Protocol
 
 import uvicorn
@@ -44,14 +45,17 @@ class HeaderDeadline:
     response, it closes the connection if no request is under way when it runs out."""
 
     def __init__(self, protocol: _HttpProtocol, seconds: float) -> None:
-        self.protocol = protocol
+        self._protocol = weakref.ref(protocol)
+        """Weakly: the protocol holds its clock, and a cycle would keep a finished connection (its
+        request and headers) until the collector's rare full pass."""
         self.seconds = seconds
         self._timer: asyncio.TimerHandle | None = None
 
     def arm(self) -> None:
         """Start the clock again (the connection opened, or a response ended)."""
         self.disarm()
-        if not self.protocol.transport.is_closing():
+        protocol = self._protocol()
+        if protocol is not None and not protocol.transport.is_closing():
             self._timer = asyncio.get_running_loop().call_later(self.seconds, self._due)
 
     def disarm(self) -> None:
@@ -62,9 +66,12 @@ class HeaderDeadline:
 
     def _due(self) -> None:
         self._timer = None
-        transport, cycle = self.protocol.transport, self.protocol.cycle
+        protocol = self._protocol()
+        if protocol is None:
+            return
+        transport, cycle = protocol.transport, protocol.cycle
         current: object = transport.get_protocol()
-        if transport.is_closing() or current is not self.protocol:
+        if transport.is_closing() or current is not protocol:
             return  # closed already, or a WebSocket now
         if cycle is not None and not cycle.response_complete:
             return  # a request is under way; the clock starts again when its response ends
@@ -99,6 +106,15 @@ class _Guarded(_Uvicorn):
         """A response ended: the next request's headers are due within the deadline."""
         super().on_response_complete()
         self.deadline.arm()
+
+    def handle_websocket_upgrade(self, *event: Any) -> None:
+        """Hand the connection to the WebSocket protocol as uvicorn does, then stop the clock and let
+        go of httptools' parser, which holds this protocol's methods: with that cycle every WebSocket
+        would leave its HTTP protocol, request and headers (~15 objects) for the collector's rare
+        full pass (docs/BENCHMARKS.md, Server)."""
+        super().handle_websocket_upgrade(*event)
+        self.deadline.disarm()
+        self.__dict__.pop("parser", None)
 
 
 class GuardedH11(_Guarded, H11Protocol):

@@ -71,22 +71,29 @@ class Router:
 
     async def dispatch(self, conn: Connection, msg: ClientMessage) -> None:
         """Route one validated client message."""
+        if not self.dispatch_now(conn, msg):
+            await self.dispatch_later(conn, msg)
+
+    def dispatch_now(self, conn: Connection, msg: ClientMessage) -> bool:
+        """Route ``msg`` if that needs no waiting (refusals, ``ping``, the lobby, a message for a table
+        of this node): True. False, having done nothing but what must come first, if it needs
+        :meth:`dispatch_later` (``hello``, creating, joining, watching, the quick match, a table on
+        another node); the client's later messages wait for it."""
         kind, ref, request = msg.type, msg.id, msg.request
         if isinstance(request, Hello):
-            await self._hello(conn, request.token, ref)
-            return
+            return False
         if conn.account is not None and self.clients.session_over(conn, ref):
-            return
+            return True
         if isinstance(request, Ping):
             conn.send(message("pong", ref=ref) if ref is not None else message("pong"))
-            return
+            return True
         if conn.account is None:
             conn.error("auth_required", f"{kind}: send hello with your token first", ref, params={"type": kind})
-            return
+            return True
         if self.hosting.stopping:
             text = f"{kind}: the server is restarting; try again in a moment"
             conn.error("server_restarting", text, ref, params={"type": kind})
-            return
+            return True
         match request:
             case Subscribe(on):
                 limit = self.hosting.services.config.lobby_per_address
@@ -94,28 +101,43 @@ class Router:
                     self.hosting.services.metrics.refused("lobby")
                 elif ref is not None:
                     conn.send(message("ack", ref=ref))
-            case NewTable():
+                return True
+            case None:
+                return self._at_table_now(conn, msg)
+        return False
+
+    async def dispatch_later(self, conn: Connection, msg: ClientMessage) -> None:
+        """Route a message :meth:`dispatch_now` left."""
+        match msg.request:
+            case Hello(token):
+                await self._hello(conn, token, msg.id)
+            case NewTable() as request:
                 await self.admission.create(conn, msg, request)
-            case TakeSeat():
+            case TakeSeat() as request:
                 await self.admission.join_or_watch(conn, msg, request)
-            case SeekMatch() | CancelMatch() | AcceptMatch():
+            case SeekMatch() | CancelMatch() | AcceptMatch() as request:
                 await self.quick.handle(conn, msg, request)
             case None:
-                await self._at_table(conn, msg)
+                place = self.placement.at(conn.id)
+                if place is None:
+                    conn.error("not_seated", f"{msg.type}: you are not at a table", msg.id, params={"table": None})
+                else:
+                    await self.courier.route(conn, place.table_id, msg)
 
-    async def _at_table(self, conn: Connection, msg: ClientMessage) -> None:
-        """A message for the table the client is at."""
+    def _at_table_now(self, conn: Connection, msg: ClientMessage) -> bool:
+        """A message for the table the client is at: refused, or posted to its host here (True); False
+        if the table runs on another node."""
         place = self.placement.at(conn.id)
         if place is None:
             conn.error("not_seated", f"{msg.type}: you are not at a table", msg.id, params={"table": None})
-            return
+            return True
         if msg.type == "phrase" and self.clients.muted(conn, msg.id):
-            return
+            return True
         if msg.type == "leave":
             self.placement.stop_watching(conn.id)
             if not place.watching:
                 self.quick.left(conn, place.table_id)
-        await self.courier.route(conn, place.table_id, msg)
+        return self.courier.route_now(conn, place.table_id, msg)
 
     async def _hello(self, conn: Connection, token: str, ref: str | int | None) -> None:
         """Authenticate; a seated account's connection attaches to its table, and only then is the

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
+import functools
 import logging
 import time
 from collections.abc import Sequence
@@ -32,9 +34,9 @@ from typing import Protocol
 from tuolaji.game.actions import Action, Play
 from tuolaji.game.settlement import Balance, rank_title, wealth_title
 from tuolaji.room.commands import (
+    CLOCK_FIRED,
     Attach,
     BotAnswer,
-    ClockFired,
     Command,
     HandSettled,
     Join,
@@ -123,6 +125,10 @@ class TableHost:
         self._queue: asyncio.Queue[tuple[Command, float] | _Stop] = asyncio.Queue()
         """Commands, each with when it came (``time.perf_counter``), and the stop."""
         self._timer: asyncio.TimerHandle | None = None
+        self._clock_fired = functools.partial(self.post, CLOCK_FIRED)
+        self._timer_context = contextvars.copy_context()
+        """The timer's callback and context, made once: a table re-arms its clock at every move, and
+        each object made for it would wait, tracked by the cycle collector, until the clock runs out."""
         self._outgoing = Outgoing(table.id, fence or 0)
         self._task = asyncio.create_task(self._run(), name=f"table {table.id}")
 
@@ -243,7 +249,9 @@ class TableHost:
             case Arm(at_ms):
                 self._cancel_timer()
                 delay = max(0.0, (at_ms - now_ms()) / 1000)
-                self._timer = asyncio.get_running_loop().call_later(delay, self.post, ClockFired())
+                self._timer = asyncio.get_running_loop().call_later(
+                    delay, self._clock_fired, context=self._timer_context
+                )
             case Disarm():
                 self._cancel_timer()
             case AskBot():

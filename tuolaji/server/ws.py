@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tuolaji.server import logs
-from tuolaji.server.connection import CLOSE_HELLO_TIMEOUT, CLOSE_POLICY, CLOSE_TOO_MANY, FLOOD_LIMIT, Connection
+from tuolaji.server.connection import CLOSE_HELLO_TIMEOUT, CLOSE_TOO_MANY, Connection
 from tuolaji.server.homing import Hints
+from tuolaji.server.inbox import Inbox
 from tuolaji.server.lobby import Lobby
-from tuolaji.wire.inbound import MAX_FRAME_BYTES, ProtocolError, parse_client_message
+from tuolaji.server.wsframes import TEXT_IN, TextHandler
+from tuolaji.wire.inbound import MAX_FRAME_BYTES
 
 log = logging.getLogger(__name__)
 INVALID_TEXT = "Invalid UTF-8 sequence received from client."
@@ -70,13 +72,18 @@ async def serve_socket(websocket: WebSocket, lobby: Lobby) -> None:
             conn.close(CLOSE_HELLO_TIMEOUT, f"no hello within {config.hello_timeout:g} s")
 
     timer = asyncio.get_running_loop().call_later(config.hello_timeout, hello_due)
+    inbox = Inbox(conn, lobby)
+    listen: Callable[[TextHandler], None] | None = (websocket.scope.get("extensions") or {}).get(TEXT_IN)
     client_code: int | None = None
     try:
-        client_code = await _read(websocket, conn, lobby)
+        if listen is not None:
+            listen(inbox.take)
+        client_code = await _read(websocket, conn, inbox)
     except WebSocketDisconnect as gone:
         client_code = gone.code
     finally:
         timer.cancel()
+        await inbox.finish()
         by_server = conn.close_code is not None
         code = conn.close_code if conn.close_code is not None else client_code or ABNORMAL
         metrics.closed(code, by_server)
@@ -85,9 +92,9 @@ async def serve_socket(websocket: WebSocket, lobby: Lobby) -> None:
         await conn.drain()
 
 
-async def _read(websocket: WebSocket, conn: Connection, lobby: Lobby) -> int | None:
-    """Take the client's frames until it goes (or is closed): each refused, or validated and dispatched.
-    The code the client closed with, if it closed first."""
+async def _read(websocket: WebSocket, conn: Connection, inbox: Inbox) -> int | None:
+    """Take the client's frames until it goes (or is closed): text to ``inbox`` (when the protocol does
+    not hand it over itself), anything else refused. The code the client closed with, if it closed first."""
     while not conn.closed.is_set():
         frame = await websocket.receive()
         if frame["type"] == "websocket.disconnect":
@@ -95,37 +102,9 @@ async def _read(websocket: WebSocket, conn: Connection, lobby: Lobby) -> int | N
         if conn.closed.is_set():
             return None
         text = _text_of(conn, frame)
-        # Nothing but the text may outlive a message while the next is awaited: thousands of
-        # connections' frames and messages would sit in the collector's young generation.
-        del frame
         if text is not None:
-            await _handle(conn, lobby, text)
+            inbox.take(text)
     return None
-
-
-async def _handle(conn: Connection, lobby: Lobby, text: str) -> None:
-    """One text message: refused past the rate limit or if it is not valid, else dispatched."""
-    metrics = lobby.services.metrics
-    if not conn.limiter.allow():
-        if conn.limiter.dropped >= FLOOD_LIMIT:
-            metrics.refused("flood")
-            conn.error("rate_limited", "too many messages; closing the connection", params={"reason": "closing"})
-            conn.close(CLOSE_POLICY)
-            return
-        metrics.refused("messages")
-        conn.error("rate_limited", "too many messages; this one was dropped", params={"reason": "dropped"})
-        return
-    try:
-        msg = parse_client_message(text)
-    except ProtocolError as error:
-        conn.error(error.code, str(error), error.ref, error.rule, error.params)
-        return
-    try:
-        await lobby.router.dispatch(conn, msg)
-    except Exception:
-        metrics.error("message")
-        log.exception("error while handling a client's message", extra={"type": msg.type})
-        conn.error("internal", "internal server error", msg.id)
 
 
 def _text_of(conn: Connection, frame: Mapping[str, Any]) -> str | None:
