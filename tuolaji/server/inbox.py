@@ -10,6 +10,7 @@ too, so the client's messages are carried out in the order it sent them.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from collections import deque
 from typing import Final
@@ -34,9 +35,15 @@ class Inbox:
         self._waiting: deque[tuple[ClientMessage, bool]] = deque()
         """Messages not carried out yet, each with whether :meth:`Router.dispatch_now` has had it."""
         self._task: asyncio.Task[None] | None = None
+        self.context = contextvars.copy_context()
+        """The connection's log context (its ``connection``, and its ``account`` once ``hello`` binds
+        it): every message is carried out in it, wherever the protocol hands it over."""
 
     def take(self, text: str) -> None:
         """One text message from the client: refused, carried out, or queued behind one that waits."""
+        self.context.run(self._take, text)
+
+    def _take(self, text: str) -> None:
         conn = self.conn
         if conn.closed.is_set():
             return
@@ -58,7 +65,7 @@ class Inbox:
             self._failed(msg)
             return
         self._waiting.append((msg, True))
-        self._task = asyncio.get_running_loop().create_task(self._carry_out())
+        self._task = asyncio.get_running_loop().create_task(self._carry_out(), context=self.context)
 
     async def finish(self) -> None:
         """Wait for the message being carried out, if any (the connection is ending: nothing after it)."""

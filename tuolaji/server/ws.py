@@ -87,9 +87,14 @@ async def serve_socket(websocket: WebSocket, lobby: Lobby) -> None:
         by_server = conn.close_code is not None
         code = conn.close_code if conn.close_code is not None else client_code or ABNORMAL
         metrics.closed(code, by_server)
-        log.info("connection closed", extra={"code": code, "by": "server" if by_server else "client"})
-        lobby.router.disconnected(conn)
+        inbox.context.run(_closed, conn, lobby, code, by_server)
         await conn.drain()
+
+
+def _closed(conn: Connection, lobby: Lobby, code: int, by_server: bool) -> None:
+    """Log the close and tell the router (in the connection's log context: its ``account`` too)."""
+    log.info("connection closed", extra={"code": code, "by": "server" if by_server else "client"})
+    lobby.router.disconnected(conn)
 
 
 async def _read(websocket: WebSocket, conn: Connection, inbox: Inbox) -> int | None:
