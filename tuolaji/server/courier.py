@@ -3,6 +3,7 @@ sent through the bus to the node that runs it otherwise."""
 
 from __future__ import annotations
 
+from tuolaji.room.commands import Player
 from tuolaji.server.bus import BusDown
 from tuolaji.server.connection import Connection
 from tuolaji.server.hosting import Hosting
@@ -28,12 +29,10 @@ class Courier:
 
     def route_now(self, conn: Connection, table_id: str, msg: ClientMessage) -> bool:
         """Post a table message to its table's host if the table runs here (True); False if not."""
-        assert conn.account is not None
         host = self.hosting.running(table_id)
         if host is None:
             return False
-        player = player_of(conn.account) if msg.type == "join" else None  # only a join shows who sits down
-        command = table_command(conn.id, player, msg)
+        command = table_command(conn.id, _joining(conn, msg), msg)
         if command is not None:
             host.post(command)
         return True
@@ -41,11 +40,9 @@ class Courier:
     async def route(self, conn: Connection, table_id: str, msg: ClientMessage, quiet: bool = False) -> bool:
         """Hand a table message to its table, here or on its node; False (and, unless ``quiet``,
         ``table_moving``) if nobody runs it now."""
-        assert conn.account is not None
         if self.route_now(conn, table_id, msg):
             return True
-        player = player_of(conn.account) if msg.type == "join" else None
-        if await self.send(table_id, Envelope("message", conn.id, player, msg.text)):
+        if await self.send(table_id, Envelope("message", conn.id, _joining(conn, msg), msg.text)):
             return True
         if not quiet:
             conn.error(
@@ -55,3 +52,9 @@ class Courier:
                 params={"table": table_id, "type": msg.type},
             )
         return False
+
+
+def _joining(conn: Connection, msg: ClientMessage) -> Player | None:
+    """Who sits down, for a ``join`` (only a join shows who); None for any other message."""
+    assert conn.account is not None
+    return player_of(conn.account) if msg.type == "join" else None

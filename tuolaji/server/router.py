@@ -18,7 +18,7 @@ from tuolaji.server.connection import Connection
 from tuolaji.server.courier import Courier
 from tuolaji.server.feed import LobbyFeed
 from tuolaji.server.hosting import Hosting
-from tuolaji.server.placement import Placement
+from tuolaji.server.placement import Place, Placement
 from tuolaji.server.quickmatch import QuickMatch
 from tuolaji.server.tablehost import player_of
 from tuolaji.wire.inbound import (
@@ -118,18 +118,15 @@ class Router:
             case SeekMatch() | CancelMatch() | AcceptMatch() as request:
                 await self.quick.handle(conn, msg, request)
             case None:
-                place = self.placement.at(conn.id)
-                if place is None:
-                    conn.error("not_seated", f"{msg.type}: you are not at a table", msg.id, params={"table": None})
-                else:
+                place = self._place(conn, msg)
+                if place is not None:
                     await self.courier.route(conn, place.table_id, msg)
 
     def _at_table_now(self, conn: Connection, msg: ClientMessage) -> bool:
         """A message for the table the client is at: refused, or posted to its host here (True); False
         if the table runs on another node."""
-        place = self.placement.at(conn.id)
+        place = self._place(conn, msg)
         if place is None:
-            conn.error("not_seated", f"{msg.type}: you are not at a table", msg.id, params={"table": None})
             return True
         if msg.type == "phrase" and self.clients.muted(conn, msg.id):
             return True
@@ -138,6 +135,13 @@ class Router:
             if not place.watching:
                 self.quick.left(conn, place.table_id)
         return self.courier.route_now(conn, place.table_id, msg)
+
+    def _place(self, conn: Connection, msg: ClientMessage) -> Place | None:
+        """Where the client is, for a table message; None (and ``not_seated``) if at no table."""
+        place = self.placement.at(conn.id)
+        if place is None:
+            conn.error("not_seated", f"{msg.type}: you are not at a table", msg.id, params={"table": None})
+        return place
 
     async def _hello(self, conn: Connection, token: str, ref: str | int | None) -> None:
         """Authenticate; a seated account's connection attaches to its table, and only then is the
