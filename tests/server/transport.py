@@ -12,10 +12,13 @@ class Wire(asyncio.Transport):
     def __init__(self) -> None:
         super().__init__()
         self.written = bytearray()
+        self.wrote = asyncio.Event()
+        """Set at each write (clear it to wait for the next)."""
         self.protocol: asyncio.BaseProtocol | None = None
 
     def write(self, data: bytes | bytearray | memoryview) -> None:
         self.written += data
+        self.wrote.set()
 
     def is_closing(self) -> bool:
         return False

@@ -4,7 +4,9 @@ settled in the transaction that writes its last step (SQLite, and PostgreSQL whe
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from sqlalchemy import event, select, text
@@ -25,10 +27,12 @@ from tuolaji.room.entries import (
     entry_to_json,
 )
 from tuolaji.store.accounts import Accounts
-from tuolaji.store.db import IDLE_IN_TRANSACTION_MS, Database
+from tuolaji.store.db import IDLE_IN_TRANSACTION_MS, Database, open_database, sqlite_url
 from tuolaji.store.models import LiveTable, TableLogEntry
 from tuolaji.store.records import HandWrite, get_hand
+from tuolaji.store.sqlitelog import RowsWrite, SqliteRows, plan_rows
 from tuolaji.store.tablelog import HANDS_PER_WRITE, Fenced, LogWrite, TableLog
+from tuolaji.wire.outbound import dumps
 
 OPTIONS = {"preset": "nanning"}
 
@@ -336,3 +340,63 @@ async def test_the_next_write_after_the_database_closed_the_writers_connection_s
         assert opened is not None and opened.entries == [act(1), act(2)]
     finally:
         await log.close()
+
+
+async def test_a_small_batch_written_on_the_loop_waits_for_nobody_and_is_not_lost_when_the_file_is_locked(
+    tmp_path: Path,
+) -> None:
+    """The loop's connection never waits for another's write lock: a small batch that finds the file
+    locked goes to the thread, which waits, while the loop goes on; then every row is there."""
+    database = await open_database(sqlite_url(tmp_path / "locked.sqlite3"))
+    log = TableLog(database)
+    try:
+        await log.create("t1", OPTIONS)
+        await log.append(LogWrite("t1", 1, [act(1)]))
+        rows = log._rows
+        assert rows is not None and (rows.on_loop, rows.in_thread) == (1, 0)
+        other = sqlite3.connect(tmp_path / "locked.sqlite3", isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        appended = asyncio.ensure_future(log.append(LogWrite("t1", 2, [act(2)])))
+        turns = 0
+        while rows.in_thread + rows.on_loop == 1 and turns < 50:  # the loop turns while the write waits
+            await asyncio.sleep(0.01)
+            turns += 1
+        assert not appended.done() and turns == 50
+        other.execute("COMMIT")
+        other.close()
+        await appended
+        assert (rows.on_loop, rows.in_thread) == (1, 1)
+        opened = await log.load("t1")
+        assert opened is not None and opened.entries == [act(1), act(2)]
+    finally:
+        await log.close()
+        await database.close()
+
+
+async def test_the_thread_checkpoints_what_the_loop_commits(tmp_path: Path) -> None:
+    """The loop's connection never checkpoints; after ``checkpoint_every`` of its commits the thread
+    copies the write-ahead log into the database file, so the log does not grow without bound."""
+    path = tmp_path / "wal.sqlite3"
+    database = await open_database(sqlite_url(path))
+    log = TableLog(database)
+    await log.create("t1", OPTIONS)
+    await log.close()
+    await database.close()
+    rows = SqliteRows(path, checkpoint_every=10)
+    try:
+        for seq in range(1, 10):
+            await rows.write(plan_rows([RowsWrite("t1", seq, [act(seq)])]))
+        assert not _in_file(path, act(9))
+        await rows.write(plan_rows([RowsWrite("t1", 10, [act(10)])]))
+        checkpoint = rows._checkpoint
+        assert checkpoint is not None
+        await checkpoint
+        assert _in_file(path, act(9)) and _in_file(path, act(10))
+        assert (rows.on_loop, rows.in_thread) == (10, 0)
+    finally:
+        await rows.close()
+
+
+def _in_file(path: Path, entry: Acted) -> bool:
+    """Whether ``entry``'s log row is in the database file itself (not only in its write-ahead log)."""
+    return dumps(entry_to_json(entry)).encode() in path.read_bytes()

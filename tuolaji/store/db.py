@@ -195,6 +195,12 @@ class Database:
         self.sessions: async_sessionmaker[AsyncSession] = async_sessionmaker(engine, expire_on_commit=False)
         self._write_turn = asyncio.Lock() if engine.dialect.name == "sqlite" else None
 
+    def may_write_now(self) -> bool:
+        """Whether a write transaction may run at once without taking :meth:`writing`'s turn: no
+        other write of this process is under way. Only for one that never waits (begun and
+        committed on the event loop before its next ``await``)."""
+        return self._write_turn is None or not self._write_turn.locked()
+
     @contextlib.asynccontextmanager
     async def writing(self) -> AsyncIterator[None]:
         """Hold this around a write transaction (see the class docstring)."""

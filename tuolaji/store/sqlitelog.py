@@ -1,11 +1,20 @@
-"""The common write of the tables' log on an SQLite file: rows in, one thread hop per batch.
+"""The common write of the tables' log on an SQLite file: rows in, on the event loop or one thread hop.
 
 Most batches of :class:`~tuolaji.store.tablelog.TableLog` only add log rows (and drop what a
 snapshot or a close makes obsolete). Through SQLAlchemy's asyncio layer on aiosqlite each statement
 and the commit are a hop to the driver's thread and back, which under load cost more CPU than the
-rows themselves (docs/BENCHMARKS.md, Server). :class:`SqliteRows` keeps one ``sqlite3`` connection
-in a thread of its own and writes a whole batch — begin, rows, deletes, commit — in one hop. Batches
-that settle a hand or check a fencing token go the SQLAlchemy way.
+rows themselves (docs/BENCHMARKS.md, Server). :class:`SqliteRows` writes a whole batch — begin,
+rows, deletes, commit — at once. Batches that settle a hand or check a fencing token go the
+SQLAlchemy way.
+
+A small batch (at most :data:`LOOP_ROWS` rows) is written on the event loop itself: a commit to the
+write-ahead log without an fsync (``synchronous=NORMAL``) is some 30 µs of CPU, the hop to a
+thread and back some 100 µs more, and at a person's pace nearly every batch is a move or two. Two
+things could make such a write wait, and neither may hold the loop: another connection's write
+lock (the loop's connection does not wait for it: the batch goes to the thread, which does), and a
+checkpoint (the loop's connection never checkpoints; every :data:`CHECKPOINT_EVERY` of its commits
+the thread runs a passive one). Bigger batches go to the thread, whose ``sqlite3`` work runs beside
+the loop.
 
 The rows are encoded on the event loop and inserted a few hundred at a time by one statement each:
 ``sqlite3`` lets go of the GIL around every step of a statement, and the thread must win it back
@@ -17,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import sqlite3
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -28,8 +38,17 @@ from tuolaji.room.entries import Entry, entry_to_json
 from tuolaji.store.db import SQLITE_PRAGMAS
 from tuolaji.wire.outbound import dumps
 
+log = logging.getLogger(__name__)
+
 ROWS_PER_INSERT = 300
 """Rows one ``INSERT`` statement adds (three parameters each, well within SQLite's 32,766)."""
+LOOP_ROWS = 16
+"""A batch of at most this many rows (and no more than as many other statements) is written on the event loop."""
+CHECKPOINT_EVERY = 256
+"""The thread runs a passive checkpoint after this many commits on the loop (which never checkpoints)."""
+_LOOP_PRAGMAS = ("PRAGMA busy_timeout=0", "PRAGMA wal_autocheckpoint=0")
+"""The loop's connection, after :data:`~tuolaji.store.db.SQLITE_PRAGMAS`: it never waits for a lock
+and never checkpoints."""
 _DROP_BEFORE = "DELETE FROM table_log WHERE table_id = ? AND seq < ?"
 _DROP_ALL = "DELETE FROM table_log WHERE table_id = ?"
 _CLOSE = "DELETE FROM live_tables WHERE id = ?"
@@ -52,6 +71,37 @@ def tidy_plan(first_seq: int, entries: Sequence[Entry]) -> tuple[bool, int | Non
 
 
 @dataclass(frozen=True)
+class RowsPlan:
+    """The statements of a batch: ``rows`` (table id, seq and entry JSON of each, one after another)
+    to insert, then ``after`` (deletes) to run."""
+
+    rows: list[Any]
+    after: list[tuple[str, tuple[Any, ...]]]
+
+    @property
+    def small(self) -> bool:
+        """Small enough to write on the event loop (:data:`LOOP_ROWS`)."""
+        return len(self.rows) <= 3 * LOOP_ROWS and len(self.after) <= LOOP_ROWS
+
+
+def plan_rows(writes: Sequence[RowsWrite]) -> RowsPlan:
+    """What writing ``writes`` takes: their rows (entries encoded here, on the loop) and the deletes
+    that a snapshot or a close makes (:func:`tidy_plan`)."""
+    rows: list[Any] = []
+    after: list[tuple[str, tuple[Any, ...]]] = []
+    for write in writes:
+        closed, snapshot = tidy_plan(write.first_seq, write.entries)
+        if closed:
+            after += [(_DROP_ALL, (write.table_id,)), (_CLOSE, (write.table_id,))]
+            continue
+        for offset, entry in enumerate(write.entries):
+            rows += (write.table_id, write.first_seq + offset, dumps(entry_to_json(entry)))
+        if snapshot is not None:
+            after.append((_DROP_BEFORE, (write.table_id, snapshot)))
+    return RowsPlan(rows, after)
+
+
+@dataclass(frozen=True)
 class RowsWrite:
     """One table's step for :class:`SqliteRows`: its ``entries`` from ``first_seq`` on (stored as
     their :func:`~tuolaji.room.entries.entry_to_json`)."""
@@ -62,59 +112,113 @@ class RowsWrite:
 
 
 class SqliteRows:
-    """Writes log rows to the SQLite file at ``path`` from a thread of its own; :meth:`close` it."""
+    """Writes log rows to the SQLite file at ``path``, a small batch on the event loop and the rest
+    from a thread of its own (``checkpoint_every``: see :data:`CHECKPOINT_EVERY`); :meth:`close` it."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, checkpoint_every: int = CHECKPOINT_EVERY) -> None:
         self.path = path
+        self.checkpoint_every = checkpoint_every
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="table-log")
         self._connection: sqlite3.Connection | None = None
+        """The thread's connection."""
+        self._loop_connection: sqlite3.Connection | None = None
+        self._loop_commits = 0
+        """Commits on the loop since the thread's last checkpoint began."""
+        self._checkpoint: asyncio.Future[None] | None = None
+        self.on_loop = 0
+        """Batches written on the event loop."""
+        self.in_thread = 0
+        """Batches written from the thread (big ones, and small ones that found the file locked)."""
 
-    async def write(self, writes: Sequence[RowsWrite]) -> None:
-        """Write ``writes`` in one transaction (the caller holds the process's write turn)."""
-        rows: list[Any] = []
-        after: list[tuple[str, tuple[Any, ...]]] = []
-        for write in writes:
-            closed, snapshot = tidy_plan(write.first_seq, write.entries)
-            if closed:
-                after += [(_DROP_ALL, (write.table_id,)), (_CLOSE, (write.table_id,))]
-                continue
-            for offset, entry in enumerate(write.entries):
-                rows += (write.table_id, write.first_seq + offset, dumps(entry_to_json(entry)))
-            if snapshot is not None:
-                after.append((_DROP_BEFORE, (write.table_id, snapshot)))
-        await asyncio.get_running_loop().run_in_executor(self._executor, self._write, rows, after)
+    def write_now(self, plan: RowsPlan) -> bool:
+        """Write ``plan`` now, on the event loop, if it is small and no other connection holds the
+        file's write lock; False (nothing written) otherwise. The caller holds the process's write
+        turn, or no other write of the process is under way."""
+        return plan.small and self._write_on_loop(plan.rows, plan.after)
 
-    def _write(self, rows: list[Any], after: list[tuple[str, tuple[Any, ...]]]) -> None:
-        """Insert ``rows`` (table id, seq and entry of each, one after another), then run ``after``."""
-        connection = self._connect()
-        connection.execute("BEGIN IMMEDIATE")
+    async def write(self, plan: RowsPlan) -> None:
+        """Write ``plan`` in one transaction, on the loop when :meth:`write_now` can, else from the
+        thread (the caller holds the process's write turn)."""
+        if self.write_now(plan):
+            return
+        await asyncio.get_running_loop().run_in_executor(self._executor, self._write_in_thread, plan.rows, plan.after)
+        self.in_thread += 1
+
+    def _write_on_loop(self, rows: list[Any], after: list[tuple[str, tuple[Any, ...]]]) -> bool:
+        """Write the batch now, on the loop; False (nothing written) if another connection holds the
+        file's write lock."""
+        connection = self._loop_connection
+        if connection is None:
+            connection = self._loop_connection = _connect(self.path, _LOOP_PRAGMAS)
         try:
-            chunk = 3 * ROWS_PER_INSERT
-            for start in range(0, len(rows), chunk):
-                values = rows[start : start + chunk]
-                connection.execute(_insert(len(values) // 3), values)
-            for statement, parameters in after:
-                connection.execute(statement, parameters)
-            connection.execute("COMMIT")
-        except BaseException:
-            connection.execute("ROLLBACK")
+            connection.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                return False
             raise
+        _write(connection, rows, after)
+        self.on_loop += 1
+        self._loop_commits += 1
+        if self._loop_commits >= self.checkpoint_every and self._checkpoint is None:
+            self._loop_commits = 0
+            self._checkpoint = asyncio.get_running_loop().run_in_executor(self._executor, self._checkpoint_wal)
+            self._checkpoint.add_done_callback(self._checkpointed)
+        return True
 
-    def _connect(self) -> sqlite3.Connection:
+    def _checkpointed(self, done: asyncio.Future[None]) -> None:
+        self._checkpoint = None
+        if not done.cancelled() and done.exception() is not None:
+            log.error("table log: a checkpoint of the SQLite file failed", exc_info=done.exception())
+
+    def _checkpoint_wal(self) -> None:
+        """Copy what the write-ahead log holds into the database file, as far as no reader stops it."""
+        self._thread_connection().execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
+    def _write_in_thread(self, rows: list[Any], after: list[tuple[str, tuple[Any, ...]]]) -> None:
+        connection = self._thread_connection()
+        connection.execute("BEGIN IMMEDIATE")
+        _write(connection, rows, after)
+
+    def _thread_connection(self) -> sqlite3.Connection:
         if self._connection is None:
-            connection = sqlite3.connect(self.path, isolation_level=None)
-            for pragma in SQLITE_PRAGMAS:
-                connection.execute(pragma)
-            self._connection = connection
+            self._connection = _connect(self.path)
         return self._connection
 
     async def close(self) -> None:
-        """Close the connection and stop the thread."""
+        """Close the connections and stop the thread (after a checkpoint under way)."""
 
         def close() -> None:
             if self._connection is not None:
                 self._connection.close()
                 self._connection = None
 
+        if self._loop_connection is not None:
+            self._loop_connection.close()
+            self._loop_connection = None
         await asyncio.get_running_loop().run_in_executor(self._executor, close)
         self._executor.shutdown(wait=True)
+
+
+def _connect(path: Path, pragmas: Sequence[str] = ()) -> sqlite3.Connection:
+    """A connection to ``path`` in autocommit mode (transactions are begun by hand), with our pragmas
+    and then ``pragmas``."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    for pragma in (*SQLITE_PRAGMAS, *pragmas):
+        connection.execute(pragma)
+    return connection
+
+
+def _write(connection: sqlite3.Connection, rows: list[Any], after: list[tuple[str, tuple[Any, ...]]]) -> None:
+    """In the transaction ``connection`` has begun: insert ``rows`` (table id, seq and entry of each,
+    one after another), run ``after``, commit (or roll back and raise)."""
+    try:
+        chunk = 3 * ROWS_PER_INSERT
+        for start in range(0, len(rows), chunk):
+            values = rows[start : start + chunk]
+            connection.execute(_insert(len(values) // 3), values)
+        for statement, parameters in after:
+            connection.execute(statement, parameters)
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise

@@ -40,7 +40,7 @@ from tuolaji.room.entries import BadEntry, Entry, entry_from_json, entry_to_json
 from tuolaji.store.db import Database
 from tuolaji.store.models import LiveTable, TableLogEntry
 from tuolaji.store.records import HandWrite, Settled, settle_hand, stored_hand
-from tuolaji.store.sqlitelog import RowsWrite, SqliteRows, tidy_plan
+from tuolaji.store.sqlitelog import RowsWrite, SqliteRows, plan_rows, tidy_plan
 from tuolaji.wire.json_limits import read_json
 
 log = logging.getLogger(__name__)
@@ -329,6 +329,15 @@ class TableLog:
             self.failing_since = None
 
     async def _write(self, batch: list[_Pending]) -> list[Settled | Fenced | None]:
+        writes = [write for write, _ in batch]
+        rows, plan = self._rows, None
+        results: list[Settled | Fenced | None] = [None] * len(writes)
+        if rows is not None and all(write.hand is None and write.fence is None for write in writes):
+            plan = plan_rows([RowsWrite(write.table_id, write.first_seq, write.entries) for write in writes])
+            if self.db.may_write_now() and rows.write_now(plan):  # written on the loop: nothing waited
+                self.commits += 1
+                self.writes += len(writes)
+                return results
         slow = asyncio.get_running_loop().call_later(
             SLOW_WRITE_SECONDS,
             functools.partial(
@@ -337,24 +346,21 @@ class TableLog:
                 extra={"steps": len(batch), "seconds": SLOW_WRITE_SECONDS},
             ),
         )
-        writes = [write for write, _ in batch]
         try:
-            if self._rows is not None and all(write.hand is None and write.fence is None for write in writes):
-                async with self.db.writing():
-                    await self._rows.write([RowsWrite(w.table_id, w.first_seq, w.entries) for w in writes])
-                self.commits += 1
-                self.writes += len(writes)
-                return [None] * len(writes)
             async with self.db.writing():
-                try:
-                    results = await self._transaction(writes)
-                except DBAPIError as error:
-                    # It failed before its commit, so nothing of it was written: the kept connection
-                    # was broken (the database restarted, the network dropped it). Once more, anew.
-                    log.warning(
-                        "table log: a batch failed before its commit; trying it again", extra={"error": repr(error)}
-                    )
-                    results = await self._transaction(writes)
+                if rows is not None and plan is not None:
+                    await rows.write(plan)
+                else:
+                    try:
+                        results = await self._transaction(writes)
+                    except DBAPIError as error:
+                        # It failed before its commit, so nothing of it was written: the kept connection
+                        # was broken (the database restarted, the network dropped it). Once more, anew.
+                        log.warning(
+                            "table log: a batch failed before its commit; trying it again",
+                            extra={"error": repr(error)},
+                        )
+                        results = await self._transaction(writes)
         finally:
             slow.cancel()
         self.commits += 1
