@@ -134,18 +134,18 @@ class SqliteRows:
         """Write ``plan`` now, on the event loop, if it is small and no other connection holds the
         file's write lock; False (nothing written) otherwise. The caller holds the process's write
         turn, or no other write of the process is under way."""
-        return plan.small and self._write_on_loop(plan.rows, plan.after)
+        return plan.small and self._write_on_loop(plan)
 
     async def write(self, plan: RowsPlan) -> None:
         """Write ``plan`` in one transaction, on the loop when :meth:`write_now` can, else from the
         thread (the caller holds the process's write turn)."""
         if self.write_now(plan):
             return
-        await asyncio.get_running_loop().run_in_executor(self._executor, self._write_in_thread, plan.rows, plan.after)
+        await asyncio.get_running_loop().run_in_executor(self._executor, self._write_in_thread, plan)
         self.in_thread += 1
 
-    def _write_on_loop(self, rows: list[Any], after: list[tuple[str, tuple[Any, ...]]]) -> bool:
-        """Write the batch now, on the loop; False (nothing written) if another connection holds the
+    def _write_on_loop(self, plan: RowsPlan) -> bool:
+        """Write ``plan`` now, on the loop; False (nothing written) if another connection holds the
         file's write lock."""
         connection = self._loop_connection
         if connection is None:
@@ -156,7 +156,7 @@ class SqliteRows:
             if error.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
                 return False
             raise
-        _write(connection, rows, after)
+        _write(connection, plan)
         self.on_loop += 1
         self._loop_commits += 1
         if self._loop_commits >= self.checkpoint_every and self._checkpoint is None:
@@ -174,10 +174,10 @@ class SqliteRows:
         """Copy what the write-ahead log holds into the database file, as far as no reader stops it."""
         self._thread_connection().execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
-    def _write_in_thread(self, rows: list[Any], after: list[tuple[str, tuple[Any, ...]]]) -> None:
+    def _write_in_thread(self, plan: RowsPlan) -> None:
         connection = self._thread_connection()
         connection.execute("BEGIN IMMEDIATE")
-        _write(connection, rows, after)
+        _write(connection, plan)
 
     def _thread_connection(self) -> sqlite3.Connection:
         if self._connection is None:
@@ -208,15 +208,16 @@ def _connect(path: Path, pragmas: Sequence[str] = ()) -> sqlite3.Connection:
     return connection
 
 
-def _write(connection: sqlite3.Connection, rows: list[Any], after: list[tuple[str, tuple[Any, ...]]]) -> None:
-    """In the transaction ``connection`` has begun: insert ``rows`` (table id, seq and entry of each,
-    one after another), run ``after``, commit (or roll back and raise)."""
+def _write(connection: sqlite3.Connection, plan: RowsPlan) -> None:
+    """In the transaction ``connection`` has begun: insert ``plan``'s rows, run its deletes, commit (or
+    roll back and raise)."""
+    rows = plan.rows
     try:
         chunk = 3 * ROWS_PER_INSERT
         for start in range(0, len(rows), chunk):
             values = rows[start : start + chunk]
             connection.execute(_insert(len(values) // 3), values)
-        for statement, parameters in after:
+        for statement, parameters in plan.after:
             connection.execute(statement, parameters)
         connection.execute("COMMIT")
     except BaseException:

@@ -40,7 +40,7 @@ from tuolaji.room.entries import BadEntry, Entry, entry_from_json, entry_to_json
 from tuolaji.store.db import Database
 from tuolaji.store.models import LiveTable, TableLogEntry
 from tuolaji.store.records import HandWrite, Settled, settle_hand, stored_hand
-from tuolaji.store.sqlitelog import RowsWrite, SqliteRows, plan_rows, tidy_plan
+from tuolaji.store.sqlitelog import RowsPlan, RowsWrite, SqliteRows, plan_rows, tidy_plan
 from tuolaji.wire.json_limits import read_json
 
 log = logging.getLogger(__name__)
@@ -331,41 +331,44 @@ class TableLog:
     async def _write(self, batch: list[_Pending]) -> list[Settled | Fenced | None]:
         writes = [write for write, _ in batch]
         rows, plan = self._rows, None
-        results: list[Settled | Fenced | None] = [None] * len(writes)
         if rows is not None and all(write.hand is None and write.fence is None for write in writes):
             plan = plan_rows([RowsWrite(write.table_id, write.first_seq, write.entries) for write in writes])
-            if self.db.may_write_now() and rows.write_now(plan):  # written on the loop: nothing waited
-                self.commits += 1
-                self.writes += len(writes)
-                return results
+        results: list[Settled | Fenced | None]
+        if rows is not None and plan is not None and self.db.may_write_now() and rows.write_now(plan):
+            results = [None] * len(writes)  # written on the loop: nothing waited
+        else:
+            results = await self._write_in_turn(writes, plan)
+        self.commits += 1
+        self.writes += len(writes)
+        return results
+
+    async def _write_in_turn(self, writes: list[LogWrite], plan: RowsPlan | None) -> list[Settled | Fenced | None]:
+        """Write ``writes`` in the process's write turn (``plan``: their rows, when they are only rows
+        on SQLite), with a warning if the database keeps them waiting."""
         slow = asyncio.get_running_loop().call_later(
             SLOW_WRITE_SECONDS,
             functools.partial(
                 log.warning,
                 "table log: a write has waited long for the database",
-                extra={"steps": len(batch), "seconds": SLOW_WRITE_SECONDS},
+                extra={"steps": len(writes), "seconds": SLOW_WRITE_SECONDS},
             ),
         )
         try:
             async with self.db.writing():
-                if rows is not None and plan is not None:
-                    await rows.write(plan)
-                else:
-                    try:
-                        results = await self._transaction(writes)
-                    except DBAPIError as error:
-                        # It failed before its commit, so nothing of it was written: the kept connection
-                        # was broken (the database restarted, the network dropped it). Once more, anew.
-                        log.warning(
-                            "table log: a batch failed before its commit; trying it again",
-                            extra={"error": repr(error)},
-                        )
-                        results = await self._transaction(writes)
+                if self._rows is not None and plan is not None:
+                    await self._rows.write(plan)
+                    return [None] * len(writes)
+                try:
+                    return await self._transaction(writes)
+                except DBAPIError as error:
+                    # It failed before its commit, so nothing of it was written: the kept connection
+                    # was broken (the database restarted, the network dropped it). Once more, anew.
+                    log.warning(
+                        "table log: a batch failed before its commit; trying it again", extra={"error": repr(error)}
+                    )
+                    return await self._transaction(writes)
         finally:
             slow.cancel()
-        self.commits += 1
-        self.writes += len(writes)
-        return results
 
     async def _transaction(self, writes: list[LogWrite]) -> list[Settled | Fenced | None]:
         """Write ``writes`` in one transaction on the writer's connection (dropped after any failure).
