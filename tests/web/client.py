@@ -26,6 +26,9 @@ def guest_number(name: str) -> str:
     return match.group(0)
 
 
+LONG = 60_000
+"""Milliseconds a test waits for a whole hand (or a table's move) in the browser."""
+
 MY_TURN_OR_END = """() => {
   const table = document.querySelector('#table-screen');
   return table.dataset.myTurn === 'true' || document.querySelector('#settle-dialog').open;

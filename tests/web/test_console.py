@@ -26,7 +26,7 @@ from tests.cluster.conftest import REDIS_SERVER, RedisProcess
 from tests.databases import POSTGRES
 from tests.live_server import REPO, LiveServer
 from tests.waiting import eventually
-from tests.web.client import Player
+from tests.web.client import LONG, Player
 from tests.web.conftest import SERVER_ARGS
 from tuolaji.store.db import make_engine
 
@@ -34,8 +34,6 @@ pytestmark = pytest.mark.browser
 
 DESKTOP = {"width": 1280, "height": 800}
 PASSWORD = "tractor-77"
-LONG = 60_000
-"""Milliseconds a test waits for a whole hand (or a table's move) in the browser."""
 
 
 def guest_number(shown: str) -> str:

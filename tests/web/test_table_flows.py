@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, expect
 
 from tests.live_server import LiveServer
-from tests.web.client import RECORD_SOUNDS, Player, guest_number, sounds
+from tests.web.client import LONG, RECORD_SOUNDS, Player, guest_number, sounds
 
 pytestmark = pytest.mark.browser
 
@@ -167,3 +167,29 @@ def test_people_sit_add_bots_start_remind_autoplay_and_a_spectator(
     assert sounds(a) == []
     for player in (alice, bob, carol):
         assert player.errors == []
+
+
+def test_a_settlement_being_read_stays_while_autoplay_ends_more_hands(
+    browser: Browser, server: LiveServer, screenshots: Path, contexts: list[BrowserContext]
+) -> None:
+    """Under 託管 the next hands end while the last one's result is open: the open result is not redrawn under
+    the player's finger (its buttons stay the same elements), it says how many hands ended since, and
+    Continue shows the latest."""
+    alice = person(browser, contexts, server, screenshots, "en-US")
+    a = alice.page
+    alice.start_with_bots()
+    alice.wait_for_play()
+    a.locator("[data-action=autoplay]").click()
+    expect(a.locator("[data-action=autoplay]")).to_have_attribute("aria-pressed", "true")
+    a.wait_for_function("() => document.querySelector('#settle-dialog').open", timeout=LONG)
+    a.evaluate("() => { document.querySelector('[data-action=close-settlement]').dataset.mark = 'first'; }")
+    later = a.locator("#settle-later")
+    expect(later).to_have_text("1 more hand(s) ended since: press Continue for the latest", timeout=LONG)
+    expect(a.locator("[data-action=close-settlement][data-mark=first]")).to_have_count(1)
+    a.locator("[data-action=close-settlement]").click()
+    # The latest result is shown at once, a new one: nothing is waiting behind it.
+    expect(a.locator("#settle-dialog")).to_have_attribute("open", "")
+    expect(a.locator("[data-action=close-settlement][data-mark=first]")).to_have_count(0)
+    expect(a.locator("[data-action=close-settlement]")).to_have_count(1)
+    expect(later).to_have_text(re.compile(r"^$|^\d+ more hand"))
+    assert alice.errors == []

@@ -6,7 +6,7 @@ import * as api from "./api.js";
 import { openBidHistory } from "./bids.js";
 import { bindBotLevel, chosenBot } from "./bots.js";
 import { ConsoleView } from "./console.js";
-import { confirmEscape, confirmWrongFollow, showSettlement } from "./dialogs.js";
+import { Settlements, confirmEscape, confirmWrongFollow } from "./dialogs.js";
 import { h, toast } from "./dom.js";
 import { describeError } from "./errors.js";
 import { LANGUAGES, addStrings, language, onLanguageChange, setLanguage, t, title, translatePage } from "./i18n.js";
@@ -150,6 +150,7 @@ const leaderboard = new LeaderboardView($("leaderboard-screen"), {
   profile: (id) => openProfile(id, "leaderboard-screen"),
 });
 const noticeBanner = new NoticeBanner($("notice"));
+const settlements = new Settlements(/** @type {HTMLDialogElement} */ ($("settle-dialog")));
 const consoleView = new ConsoleView($("console-screen"), {
   back: backHome,
   watch: (table, invite) => {
@@ -424,7 +425,7 @@ function onMessage(msg) {
       break;
     case "hand_end":
       if (msg.result?.kind !== "redeal") sound.play("settlement");
-      showSettlement(/** @type {HTMLDialogElement} */ ($("settle-dialog")), msg, {
+      settlements.show(msg, {
         summary: state.summaryAtStart ?? state.table.summary, seat: state.table.seat, levelsBefore: state.levelsAtStart,
         me: state.account?.id ?? null,
         report: state.table.seat === null ? undefined : (line) => openReport(/** @type {HTMLDialogElement} */ ($("report-dialog")), {
@@ -637,6 +638,7 @@ function resetTable() {
   state.levelsAtStart = null;
   state.escapeCost = null;
   state.timedOut = null;
+  settlements.forget();
   tableView.setAutoplayReason(null);
 }
 

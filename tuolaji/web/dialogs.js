@@ -26,6 +26,11 @@ addStrings({
   ],
   escape_stay: ["继续打", "繼續打", "Stay and play"],
   escape_leave: ["确定离开", "確定離開", "Leave anyway"],
+  settle_later: [
+    "之后又结束了 {n} 盘，按「继续」看最新一盘",
+    "之後又結束了 {n} 盤，按「繼續」看最新一盤",
+    "{n} more hand(s) ended since: press Continue for the latest",
+  ],
 });
 
 /**
@@ -38,6 +43,50 @@ addStrings({
  * @typedef {{result: RoundResult, levels: [string, string], settlement: SettlementLine[], hand: number,
  *   hand_id: number|null}} HandEnd
  */
+
+/**
+ * The settlement dialog over a table. A result the player has open stays as it is (its buttons do not move
+ * under a finger) while hands go on ending underneath, as under 託管: it counts them, and the latest is shown
+ * when the player closes the one they were reading.
+ */
+export class Settlements {
+  /** @type {(() => void)|null} the latest hand's settlement, waiting for the open one to close */
+  #waiting = null;
+  #since = 0;
+
+  /** @param {HTMLDialogElement} dialog */
+  constructor(dialog) {
+    this.dialog = dialog;
+    dialog.addEventListener("close", () => {
+      const next = this.#waiting;
+      this.forget();
+      next?.();
+    });
+  }
+
+  /**
+   * A hand ended: its settlement now, or when the player closes the one they have open.
+   * @param {HandEnd} end
+   * @param {Parameters<typeof showSettlement>[2]} ctx the table as it was when the hand ended
+   */
+  show(end, ctx) {
+    const show = () => showSettlement(this.dialog, end, ctx);
+    if (!this.dialog.open) {
+      show();
+      return;
+    }
+    this.#waiting = show;
+    this.#since += 1;
+    const later = this.dialog.querySelector("#settle-later");
+    if (later) later.textContent = t("settle_later", { n: this.#since });
+  }
+
+  /** The player left the table: a settlement still waiting is not shown. */
+  forget() {
+    this.#waiting = null;
+    this.#since = 0;
+  }
+}
 
 /**
  * Show the settlement of a finished hand.
@@ -109,6 +158,7 @@ export function showSettlement(dialog, end, ctx) {
     h("div.result-head", { id: "result-head" }, head),
     sub ? h("div.result-sub", {}, sub) : null,
     flags, scoreLines, levelRow, table,
+    h("div.note", { id: "settle-later", "aria-live": "polite" }),
     h("div.row.end", {}, close));
   if (!dialog.open) dialog.show();
 }
