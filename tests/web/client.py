@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, ViewportSize, expect
 
 FAST_OPTIONS = {
     "turn_seconds": "60",
@@ -183,3 +183,24 @@ window.addEventListener('tuolaji:sound', (event) => window.__sounds.push(event.d
 def sounds(page: Page) -> list[str]:
     """The sound cues the page played since it loaded (needs :data:`RECORD_SOUNDS` as an init script)."""
     return list(page.evaluate("() => window.__sounds || []"))
+
+
+def person(
+    browser: Browser,
+    contexts: list[BrowserContext],
+    url: str,
+    shots: Path,
+    locale: str = "en-US",
+    script: str | None = None,
+    viewport: ViewportSize | None = None,
+) -> Player:
+    """A guest in a browser context of its own (kept in ``contexts`` to be closed), its page in ``locale``
+    at ``viewport`` (desktop by default); ``script``, when given, runs in every page it loads."""
+    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, locale=locale)
+    contexts.append(context)
+    page = context.new_page()
+    if script is not None:
+        page.add_init_script(script)
+    player = Player(page, url, shots)
+    player.enter_as_guest()
+    return player

@@ -194,7 +194,7 @@ def test_refused_lead_shows_its_reason(browser: Browser, server: LiveServer, scr
     player = Player(page, server.url, screenshots)
     player.enter_as_guest()
     player.start_with_bots(illegal_follow="reject")
-    for _hand in range(3):
+    for _hand in range(6):  # a lead with both trumps and another suit in hand; a hand may bring none
         player.bid_during_deal()
         player.wait_for_play()
         while player.wait_for_turn_or_end():
@@ -217,7 +217,7 @@ def test_refused_lead_shows_its_reason(browser: Browser, server: LiveServer, scr
                 return
             player.play_hint()
         page.locator("[data-action=close-settlement]").click()
-    pytest.fail("never had the lead in three hands")
+    pytest.fail("never had the lead with trumps and another suit in six hands")
 
 
 def test_hand_sorts_by_power_and_language_is_remembered(browser: Browser, server: LiveServer) -> None:

@@ -11,17 +11,9 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.live_server import LiveServer
-from tests.web.client import Player
+from tests.web.client import person
 
 pytestmark = pytest.mark.browser
-
-
-def person(browser: Browser, contexts: list[BrowserContext], server: LiveServer, locale: str, shots: Path) -> Player:
-    context = browser.new_context(viewport={"width": 1100, "height": 800}, locale=locale)
-    contexts.append(context)
-    player = Player(context.new_page(), server.url, shots)
-    player.enter_as_guest()
-    return player
 
 
 def queue_with_bots_after_10_s(page: Page) -> None:
@@ -36,8 +28,8 @@ def queue_with_bots_after_10_s(page: Page) -> None:
 def test_two_people_meet_through_quick_match(
     browser: Browser, contexts: list[BrowserContext], server: LiveServer, screenshots: Path
 ) -> None:
-    a = person(browser, contexts, server, "zh-TW", screenshots)
-    b = person(browser, contexts, server, "en-US", screenshots)
+    a = person(browser, contexts, server.url, screenshots, "zh-TW", viewport={"width": 1100, "height": 800})
+    b = person(browser, contexts, server.url, screenshots, "en-US", viewport={"width": 1100, "height": 800})
     queue_with_bots_after_10_s(a.page)
     panel = a.page.locator("#quick-panel")
     expect(panel).to_contain_text("排隊 1 人")

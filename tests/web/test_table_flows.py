@@ -10,11 +10,10 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, expect
 
 from tests.live_server import LiveServer
-from tests.web.client import LONG, RECORD_SOUNDS, Player, guest_number, sounds
+from tests.web.client import LONG, RECORD_SOUNDS, Player, guest_number, person, sounds
 
 pytestmark = pytest.mark.browser
 
-DESKTOP = {"width": 1280, "height": 800}
 
 NEXT_EVENT = """() => {
   const table = document.querySelector('#table-screen');
@@ -43,16 +42,6 @@ TIMER_BY_HAND = """() => {
 }"""
 
 
-def person(browser: Browser, contexts: list[BrowserContext], server: LiveServer, shots: Path, locale: str) -> Player:
-    context = browser.new_context(viewport=DESKTOP, locale=locale)  # type: ignore[arg-type]
-    contexts.append(context)
-    page = context.new_page()
-    page.add_init_script(RECORD_SOUNDS)
-    player = Player(page, server.url, shots)
-    player.enter_as_guest()
-    return player
-
-
 def play_my_turn(player: Player) -> None:
     if player.page.locator("#table-screen").get_attribute("data-my-turn") == "true":
         player.play_hint()
@@ -61,8 +50,8 @@ def play_my_turn(player: Player) -> None:
 def test_people_sit_add_bots_start_remind_autoplay_and_a_spectator(
     browser: Browser, server: LiveServer, screenshots: Path, contexts: list[BrowserContext]
 ) -> None:
-    alice = person(browser, contexts, server, screenshots, "zh-TW")
-    bob = person(browser, contexts, server, screenshots, "en-US")
+    alice = person(browser, contexts, server.url, screenshots, "zh-TW", RECORD_SOUNDS)
+    bob = person(browser, contexts, server.url, screenshots, "en-US", RECORD_SOUNDS)
     a, b = alice.page, bob.page
     # Alice creates a table for people (no bots yet) and sits at South.
     form = alice.fill_create_form(review_seconds="1.5")
@@ -83,7 +72,7 @@ def test_people_sit_add_bots_start_remind_autoplay_and_a_spectator(
     alice.wait_for_play()
     bob.wait_for_play()
     # A spectator watches from the lobby: every seat, the plays, no hand and no buttons to play.
-    carol = person(browser, contexts, server, screenshots, "zh-CN")
+    carol = person(browser, contexts, server.url, screenshots, "zh-CN", RECORD_SOUNDS)
     c = carol.page
     c.locator(".table-item [data-action=watch]").click()
     expect(c.locator("#table-screen")).to_be_visible()
@@ -175,7 +164,7 @@ def test_a_settlement_being_read_stays_while_autoplay_ends_more_hands(
     """Under 託管 the next hands end while the last one's result is open: the open result is not redrawn under
     the player's finger (its buttons stay the same elements), it says how many hands ended since, and
     Continue shows the latest."""
-    alice = person(browser, contexts, server, screenshots, "en-US")
+    alice = person(browser, contexts, server.url, screenshots, "en-US", RECORD_SOUNDS)
     a = alice.page
     alice.start_with_bots()
     alice.wait_for_play()

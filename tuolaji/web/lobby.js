@@ -2,7 +2,7 @@
 
 import { botLevel } from "./bots.js";
 import { cardElement, rankLabel } from "./cards.js";
-import { h } from "./dom.js";
+import { h, patch } from "./dom.js";
 import { t, title } from "./i18n.js";
 import { tableName } from "./names.js";
 import { SEAT_KEYS, seatName } from "./table.js";
@@ -49,7 +49,7 @@ export class LobbyView {
       this.list.replaceChildren(h("li.empty-note", {}, fan, h("p", {}, t("no_tables"))));
       return;
     }
-    this.list.replaceChildren(...tables.map((table) => this.#item(table)));
+    patch(this.list, ...tables.map((table) => this.#item(table)));
   }
 
   /** @param {TableSummary} table */
@@ -66,7 +66,7 @@ export class LobbyView {
           ? h("button.small", { onclick: () => this.handlers.join(table.id, seat.seat), dataset: { action: "join", seat: String(seat.seat) } }, t("sit"))
           : null);
     });
-    return h("li.table-item", { dataset: { table: table.id } },
+    return h("li.table-item", { dataset: { table: table.id, key: table.id } },
       h("header", {}, h("span.tid", {}, tableName(table.number)),
         h(`span.state${playing ? ".playing" : ""}`, {}, t(playing ? "status_playing" : "status_waiting"))),
       h("div.meta", {}, [

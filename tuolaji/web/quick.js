@@ -4,7 +4,7 @@
 // and the lobby's count of people queueing per preset.
 
 import { bindBotLevel, chosenBot } from "./bots.js";
-import { fill, h, toast } from "./dom.js";
+import { h, patch, toast } from "./dom.js";
 import { addStrings, t } from "./i18n.js";
 import { recentMutes } from "./phrases.js";
 
@@ -232,7 +232,7 @@ export class QuickMatchView {
     const q = /** @type {QueueStatus} */ (queue);
     const mode = t(q.illegal_follow === "reject" ? "mode_reject" : "mode_laogai");
     const link = q.pair_code ? `${location.origin}/#pair/${q.pair_code}` : null;
-    fill(panel,
+    patch(panel,
       h("h3", {}, t("quick_queueing", { preset: t(`preset_${q.preset}`), mode })),
       h("p.quick-line", {}, h("span.quick-size", {}, t("quick_size", { n: q.size })), " · ",
         h("span.quick-waited", {}), " · ", h("span.quick-estimate", {})),

@@ -3,7 +3,7 @@
 import { bidLabel } from "./bids.js";
 import { bindBotLevel, botLevel } from "./bots.js";
 import { SUIT_SYMBOLS, cardElement, isTrump, rankLabel, sortCards } from "./cards.js";
-import { fill, h } from "./dom.js";
+import { fill, h, patch } from "./dom.js";
 import { errorElement } from "./errors.js";
 import { Hand } from "./hand.js";
 import { addStrings, language, t, title } from "./i18n.js";
@@ -432,8 +432,9 @@ export class TableView {
       const seatButton = this.#seatButton(seat, info);
       const said = this.bubbles.get(seat);
       const bubble = said
-        ? h("div.phrase-bubble", { role: "status", dataset: { phrase: said.phrase } }, phraseText(said.phrase)) : null;
-      fill(el, 
+        ? h("div.phrase-bubble", { role: "status", dataset: { phrase: said.phrase, key: `said-${said.until}` } }, phraseText(said.phrase))
+        : null;
+      patch(el, 
         h("div.seat-name", {}, h("span.dir", {}, t(SEAT_KEYS[seat])), h("span.nick", {}, this.#name(seat)), cards),
         titles, badges, seatButton, clock, bubble,
       );
@@ -465,7 +466,7 @@ export class TableView {
       ? t("bid_by", { name: seatName(summary?.seats[view.bid.seat]), bid: bidLabel(view.bid) }) : t("no_bid");
     // Every bid of the hand, oldest first (R16–R18): a tap opens the list (older servers send no `bids`).
     const bids = view?.bids ?? [];
-    fill(this.info,
+    patch(this.info,
       h("div.info-main", {}, h("span.info-table", {}, tableName(summary?.number)),
         h("span.info-level", {}, t("hand_level", { level: rankLabel(ctx.level) })), trump),
       bids.length
@@ -560,25 +561,27 @@ export class TableView {
   #renderBids() {
     const { view, seat } = this.model;
     const open = view && (view.phase === "dealing" || view.phase === "bidding");
-    this.bids.replaceChildren();
     this.bids.hidden = !open;
-    if (!open || !view) return;
+    if (!open || !view) {
+      this.bids.replaceChildren();
+      return;
+    }
     // Every option is the same kind of bid (亮主, 加固 or 反主): it is said once, and each button shows its cards.
+    // The deal redraws the bar with every card: a button stays the same element while its bid stays open.
     const key = !view.bid ? "bid_show" : view.bid.seat === seat ? "bid_reinforce" : "bid_overturn";
-    if (view.bid_options.length) this.bids.append(h("span.bid-kind", {}, t(`${key}_kind`)));
-    for (const option of view.bid_options) {
+    const buttons = view.bid_options.map((option) => {
       const red = "HD".includes(option.suit);
       const label = t(key, { bid: bidLabel(option) });
-      this.bids.append(h(`button.bid${red ? ".red" : ""}`, {
+      return h(`button.bid${red ? ".red" : ""}`, {
         onclick: () => this.handlers.bid(option.suit, option.count), disabled: !this.online, title: label, "aria-label": label,
-        dataset: { action: "bid", suit: option.suit, count: String(option.count) },
-      }, bidLabel(option)));
-    }
+        dataset: { action: "bid", suit: option.suit, count: String(option.count), key: `bid-${option.suit}${option.count}` },
+      }, bidLabel(option));
+    });
     // R19: after the deal, 不叫 closes the window once every seat has said it or cannot bid.
-    if (canPass(this.model)) {
-      this.bids.append(h("button.bid-pass", { onclick: () => this.handlers.pass(), dataset: { action: "pass" } },
-        t("bid_pass")));
-    }
+    patch(this.bids,
+      view.bid_options.length ? h("span.bid-kind", {}, t(`${key}_kind`)) : null,
+      ...buttons,
+      canPass(this.model) ? h("button.bid-pass", { onclick: () => this.handlers.pass(), dataset: { action: "pass" } }, t("bid_pass")) : null);
   }
 
   #renderActions() {
@@ -637,7 +640,7 @@ export class TableView {
     const leave = summary
       ? h("button.leave", { type: "button", onclick: () => this.handlers.leave(), disabled: !this.online, dataset: { action: "leave" } }, t("leave"))
       : null;
-    fill(this.actions, leave, h("div.actions-main", {}, ...buttons));
+    patch(this.actions, leave, h("div.actions-main", {}, ...buttons));
   }
 
   #renderStatus() {
