@@ -29,6 +29,9 @@ def guest_number(name: str) -> str:
 LONG = 60_000
 """Milliseconds a test waits for a whole hand (or a table's move) in the browser."""
 
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+"""The browser tests' desktop window."""
+
 MY_TURN_OR_END = """() => {
   const table = document.querySelector('#table-screen');
   return table.dataset.myTurn === 'true' || document.querySelector('#settle-dialog').open;
@@ -196,7 +199,7 @@ def person(
 ) -> Player:
     """A guest in a browser context of its own (kept in ``contexts`` to be closed), its page in ``locale``
     at ``viewport`` (desktop by default); ``script``, when given, runs in every page it loads."""
-    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, locale=locale)
+    context = browser.new_context(viewport=viewport or DESKTOP, locale=locale)
     contexts.append(context)
     page = context.new_page()
     if script is not None:

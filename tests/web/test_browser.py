@@ -9,12 +9,11 @@ import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
 
 from tests.live_server import LiveServer
-from tests.web.client import RECORD_SOUNDS, Player, sounds
+from tests.web.client import DESKTOP, RECORD_SOUNDS, Player, sounds
 from tests.web.layout import CARD_STRIPS, layout_problems, settle
 
 pytestmark = pytest.mark.browser
 
-DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 375, "height": 812}
 MIN_STRIP = (28, 40)
 """Issue 16: every card of a 54-card hand shows a strip at least this wide and tall (CSS px) that a tap lands on."""

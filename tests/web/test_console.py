@@ -26,13 +26,12 @@ from tests.cluster.conftest import REDIS_SERVER, RedisProcess
 from tests.databases import POSTGRES
 from tests.live_server import REPO, LiveServer
 from tests.waiting import eventually
-from tests.web.client import LONG, Player
+from tests.web.client import DESKTOP, LONG, Player
 from tests.web.conftest import SERVER_ARGS
 from tuolaji.store.db import make_engine
 
 pytestmark = pytest.mark.browser
 
-DESKTOP = {"width": 1280, "height": 800}
 PASSWORD = "tractor-77"
 
 
@@ -59,7 +58,7 @@ def admin(db_url: str, *args: str) -> str:
 
 
 def page_of(browser: Browser, contexts: list[BrowserContext], locale: str) -> Page:
-    context = browser.new_context(viewport=DESKTOP, locale=locale)  # type: ignore[arg-type]
+    context = browser.new_context(viewport=DESKTOP, locale=locale)
     contexts.append(context)
     return context.new_page()
 

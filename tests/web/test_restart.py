@@ -9,9 +9,8 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.live_server import LiveServer, free_port
-from tests.web.client import Player
+from tests.web.client import DESKTOP, Player
 from tests.web.conftest import SERVER_ARGS
-from tests.web.test_browser import DESKTOP
 
 pytestmark = pytest.mark.browser
 

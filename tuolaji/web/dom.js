@@ -14,18 +14,25 @@ export function h(spec, attrs = {}, ...children) {
   const el = document.createElement(tag || "div");
   if (classes.length) el.className = classes.join(" ");
   for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
+    if (!present(value)) continue;
     if (key.startsWith("on") && typeof value === "function") listen(el, key.slice(2), value);
     else if (key === "dataset") Object.assign(el.dataset, value);
     else if (key === "class") el.className = `${el.className} ${value}`.trim();
     else if (value === true) el.setAttribute(key, "");
     else el.setAttribute(key, String(value));
   }
-  for (const child of children) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(typeof child === "number" ? String(child) : child);
-  }
+  for (const child of children.filter(present)) el.append(typeof child === "number" ? String(child) : child);
   return el;
+}
+
+/**
+ * Whether an attribute or child given to h(), fill() or patch() is there (null, undefined and false are skipped).
+ * @template T
+ * @param {T|null|undefined|false} child
+ * @returns {child is T}
+ */
+function present(child) {
+  return child !== null && child !== undefined && child !== false;
 }
 
 /** @type {WeakMap<Element, Record<string, ((event: Event) => void)|undefined>>} the listeners h() gave each element */
@@ -65,7 +72,7 @@ function keyOf(node) {
  */
 export function patch(el, ...children) {
   const wanted = children
-    .filter((child) => child !== null && child !== undefined && child !== false)
+    .filter(present)
     .map((child) => (typeof child === "string" ? document.createTextNode(child) : /** @type {Node} */ (child)));
   /** @type {Map<string, number>} */
   let ranks = new Map();
@@ -117,8 +124,9 @@ function update(kept, fresh) {
     if (!fresh.hasAttribute(name)) kept.removeAttribute(name);
   }
   const handlers = HANDLERS.get(fresh) ?? {};
-  for (const type of Object.keys(HANDLERS.get(kept) ?? {})) {
-    if (!(type in handlers)) /** @type {Record<string, unknown>} */ (HANDLERS.get(kept))[type] = undefined;
+  const had = HANDLERS.get(kept) ?? {};
+  for (const type of Object.keys(had)) {
+    if (!(type in handlers)) had[type] = undefined;
   }
   for (const [type, handler] of Object.entries(handlers)) {
     if (handler) listen(kept, type, handler);
@@ -146,5 +154,5 @@ export function toast(text, kind = "info") {
  * @param {...(Node|string|null|undefined|false)} children
  */
 export function fill(el, ...children) {
-  el.replaceChildren(...children.filter((child) => child !== null && child !== undefined && child !== false));
+  el.replaceChildren(...children.filter(present));
 }
