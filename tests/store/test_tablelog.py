@@ -4,9 +4,11 @@ settled in the transaction that writes its last step (SQLite, and PostgreSQL whe
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import event, select, text
@@ -176,7 +178,8 @@ class Batches:
         self.log: TableLog | None = None
         self.later: asyncio.Task[object] | None = None
 
-    def batch_committed(self, steps: int, seconds: float) -> None:
+    def batch_committed(self, steps: int, seconds: float, hands: int) -> None:
+        assert hands in (0, steps)  # a batch's moves and its settlements are written apart
         self.sizes.append(steps)
         if self.log is not None and self.later is None and steps == HANDS_PER_WRITE:
             self.later = asyncio.ensure_future(self.log.append(LogWrite("mover", 2, [act(2)])))
@@ -400,3 +403,52 @@ async def test_the_thread_checkpoints_what_the_loop_commits(tmp_path: Path) -> N
 def _in_file(path: Path, entry: Acted) -> bool:
     """Whether ``entry``'s log row is in the database file itself (not only in its write-ahead log)."""
     return dumps(entry_to_json(entry)).encode() in path.read_bytes()
+
+
+class _Heard(logging.Handler):
+    """Sets ``event`` at the first record whose message is ``message`` (the fields of each kept in ``records``)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.message = message
+        self.records: list[dict[str, Any]] = []
+        self.event = asyncio.Event()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.getMessage() == self.message:
+            self.records.append(vars(record))
+            self.event.set()
+
+
+async def test_a_log_write_kept_waiting_names_the_write_that_holds_the_turn(tmp_path: Path) -> None:
+    """On SQLite the process's writes take turns: when the log's write waits a second, its warning
+    says which write holds the turn, for how long and how many wait; the holder is named again when
+    it lets go after holding the turn long."""
+    database = await open_database(sqlite_url(tmp_path / "turn.sqlite3"))
+    log = TableLog(database)
+    waited = _Heard("table log: a write has waited long for the database")
+    held = _Heard("database: a write held the write turn long")
+    for name, handler in (("tuolaji.store.tablelog", waited), ("tuolaji.store.db", held)):
+        logging.getLogger(name).addHandler(handler)
+    try:
+        await log.create("t1", OPTIONS)
+        assert database.write_turn() == {"held_by": None, "waiting": 0}
+        async with database.writing("a hand recorded"):
+            appended = asyncio.ensure_future(log.append(LogWrite("t1", 1, [act(1)])))
+            await waited.event.wait()
+            assert not appended.done() and not held.records
+        (warning,) = waited.records
+        assert (warning["steps"], warning["held_by"], warning["waiting"]) == (1, "a hand recorded", 1)
+        assert warning["held_seconds"] >= 1.0
+        await appended
+        (long_turn,) = held.records
+        assert (long_turn["purpose"], long_turn["waiting"]) == ("a hand recorded", 1)
+        assert long_turn["seconds"] >= warning["held_seconds"]
+        assert database.write_turn() == {"held_by": None, "waiting": 0}
+        opened = await log.load("t1")
+        assert opened is not None and opened.entries == [act(1)]
+    finally:
+        for name, handler in (("tuolaji.store.tablelog", waited), ("tuolaji.store.db", held)):
+            logging.getLogger(name).removeHandler(handler)
+        await log.close()
+        await database.close()

@@ -199,8 +199,12 @@ class Metrics:
         self.log_batch_steps = make.histogram(
             "tuolaji_table_log_batch_steps", "Table steps written in one transaction (group commit)", BATCH_BUCKETS
         )
-        self.log_commit_seconds = make.histogram(
-            "tuolaji_table_log_commit_seconds", "Time to write and commit one batch of the table log", COMMIT_BUCKETS
+        self._log_commit_seconds = make.histograms(
+            "tuolaji_table_log_commit_seconds",
+            "Time to write and commit one batch of the table log: moves (and other steps), or hands settled",
+            "kind",
+            ("moves", "hands"),
+            COMMIT_BUCKETS,
         )
         self.log_failed_batches = make.counter(
             "tuolaji_table_log_failed_batches_total", "Batches of the table log whose transaction failed"
@@ -312,10 +316,10 @@ class Metrics:
 
     # The table log's watcher (``tuolaji.store.tablelog.LogWatcher``).
 
-    def batch_committed(self, steps: int, seconds: float) -> None:
-        """The table log committed a batch of ``steps`` in ``seconds``."""
+    def batch_committed(self, steps: int, seconds: float, hands: int) -> None:
+        """The table log committed a batch of ``steps`` in ``seconds`` (``hands`` of them settling a hand)."""
         self.log_batch_steps.observe(steps)
-        self.log_commit_seconds.observe(seconds)
+        self._log_commit_seconds["hands" if hands else "moves"].observe(seconds)
 
     def batch_failed(self, steps: int) -> None:
         """A batch of the table log failed."""

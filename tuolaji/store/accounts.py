@@ -224,7 +224,7 @@ class Accounts:
     async def _insert(self, nickname: str | None, password_hash: str | None) -> tuple[str, AccountData]:
         """A new account named ``nickname`` (None: a guest, named by its id) and its session token."""
         token = secrets.token_urlsafe(32)
-        async with self.db.writing(), self.db.sessions.begin() as session:
+        async with self.db.writing("a new account"), self.db.sessions.begin() as session:
             guest = nickname is None
             # A guest's name needs its id: it has a name no nickname can have until the row has one.
             name = nickname if nickname is not None else f"\x02{token}"[:NICKNAME_MAX]
@@ -302,7 +302,7 @@ class Accounts:
             raise BadCredentials(account=True)
         await self.check_not_banned(row.id)
         token = secrets.token_urlsafe(32)
-        async with self.db.writing(), self.db.sessions.begin() as session:
+        async with self.db.writing("a log-in"), self.db.sessions.begin() as session:
             await session.execute(
                 delete(SessionToken).where(
                     SessionToken.account_id == row.id, SessionToken.created_at <= utcnow() - self.session_life
@@ -330,7 +330,7 @@ class Accounts:
 
         Sockets opened with the token stay open until the caller closes them: the lobby closes
         every connection whose ``session_id(token)`` this was."""
-        async with self.db.writing(), self.db.sessions.begin() as session:
+        async with self.db.writing("a log-out"), self.db.sessions.begin() as session:
             row = await session.get(SessionToken, session_id(token))
             if row is None:
                 return None
@@ -341,7 +341,7 @@ class Accounts:
     async def purge_sessions(self, now: datetime | None = None) -> int:
         """Delete every expired session token; how many there were."""
         cutoff = (now or utcnow()) - self.session_life
-        async with self.db.writing(), self.db.sessions.begin() as session:
+        async with self.db.writing("expired sessions purged"), self.db.sessions.begin() as session:
             result = await session.execute(delete(SessionToken).where(SessionToken.created_at <= cutoff))
         return int(getattr(result, "rowcount", 0) or 0)
 

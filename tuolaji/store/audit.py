@@ -72,7 +72,7 @@ async def record(
     details: dict[str, Any] | None = None,
 ) -> None:
     """Append what ``actor`` did, in a transaction of its own."""
-    async with db.writing(), db.sessions.begin() as session:
+    async with db.writing("a staff action audited"), db.sessions.begin() as session:
         note_action(
             session, actor, action, account_id=account_id, target=target, reason=reason, note=note, details=details
         )

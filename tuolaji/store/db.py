@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, a
 DEFAULT_URL = "sqlite+aiosqlite:///tuolaji.sqlite3"
 _ALEMBIC_INI = Path(__file__).with_name("alembic.ini")
 log = logging.getLogger(__name__)
+
+LONG_TURN_SECONDS = 0.5
+"""A write that holds the SQLite write turn longer is logged, with its purpose: every other write of
+the process, the tables' moves too, waited behind it."""
 
 MIGRATION_LOCK_KEY = 0x74756F6C616A69
 """The PostgreSQL advisory lock (a ``bigint``: "tuolaji" in ASCII) that :func:`migrate` holds while
@@ -194,6 +199,8 @@ class Database:
         """The file of an SQLite database (None for another database, or one in memory)."""
         self.sessions: async_sessionmaker[AsyncSession] = async_sessionmaker(engine, expire_on_commit=False)
         self._write_turn = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        self._holder: tuple[str, float] | None = None
+        self._waiting = 0
 
     def may_write_now(self) -> bool:
         """Whether a write transaction may run at once without taking :meth:`writing`'s turn: no
@@ -202,13 +209,39 @@ class Database:
         return self._write_turn is None or not self._write_turn.locked()
 
     @contextlib.asynccontextmanager
-    async def writing(self) -> AsyncIterator[None]:
-        """Hold this around a write transaction (see the class docstring)."""
+    async def writing(self, purpose: str) -> AsyncIterator[None]:
+        """Hold this around a write transaction (see the class docstring); ``purpose`` names the
+        writer in :meth:`write_turn` and in the warning for a turn held over
+        :data:`LONG_TURN_SECONDS`."""
         if self._write_turn is None:
             yield
             return
-        async with self._write_turn:
+        self._waiting += 1
+        try:
+            await self._write_turn.acquire()
+        finally:
+            self._waiting -= 1
+        began = time.monotonic()
+        self._holder = (purpose, began)
+        try:
             yield
+        finally:
+            self._holder = None
+            self._write_turn.release()
+            held = time.monotonic() - began
+            if held > LONG_TURN_SECONDS:
+                fields = {"purpose": purpose, "seconds": round(held, 3), "waiting": self._waiting}
+                log.warning("database: a write held the write turn long", extra=fields)
+
+    def write_turn(self) -> dict[str, Any]:
+        """Who holds this process's write turn on SQLite, for how long so far, and how many writers
+        wait for it (for a warning about a write kept waiting); empty on another database."""
+        if self._write_turn is None:
+            return {}
+        holder = self._holder
+        if holder is None:
+            return {"held_by": None, "waiting": self._waiting}
+        return {"held_by": holder[0], "held_seconds": round(time.monotonic() - holder[1], 3), "waiting": self._waiting}
 
     async def close(self) -> None:
         """Dispose of the engine and its pooled connections."""

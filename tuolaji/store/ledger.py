@@ -114,7 +114,7 @@ async def correct(
     if points == 0 and silver == 0:
         raise LedgerError("a correction must change 積分 or silver (points and silver are both 0)")
     who = actor if actor is not None else Actor(actor_id, f"account {actor_id}", "admin")
-    async with db.writing(), db.sessions.begin() as session:
+    async with db.writing("a ledger correction"), db.sessions.begin() as session:
         account = (
             await session.execute(select(Account).where(Account.id == account_id).with_for_update())
         ).scalar_one_or_none()

@@ -59,7 +59,7 @@ def _title(points: int, silver: int) -> dict[str, Any]:
 
 async def record_hand(db: Database, hand: HandWrite) -> Settled:
     """Settle ``hand`` (R39–R43) and store its record, in a transaction of its own."""
-    async with db.writing(), db.sessions.begin() as session:
+    async with db.writing("a hand recorded"), db.sessions.begin() as session:
         return await settle_hand(session, hand)
 
 

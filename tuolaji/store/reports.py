@@ -55,7 +55,7 @@ async def file(
     (:class:`ReportError`) when the hand is not stored, either account did not play in it, it is
     oneself, it was reported already, or the reporter filed :data:`REPORTS_PER_HOUR` in the last hour."""
     moment = now or utcnow()
-    async with db.writing(), db.sessions.begin() as session:
+    async with db.writing("a report filed"), db.sessions.begin() as session:
         players = await _players(session, hand_id)
         if players is None:
             raise ReportError("not_found", f"no finished hand {hand_id}", 404)
@@ -127,7 +127,7 @@ async def listed(
 
 async def close(db: Database, actor: Actor, report_id: int, outcome: str, note: str | None) -> dict[str, Any]:
     """Close an open report with ``outcome`` and ``note`` (audited as ``close_report``)."""
-    async with db.writing(), db.sessions.begin() as session:
+    async with db.writing("a report closed"), db.sessions.begin() as session:
         row = await session.get(Report, report_id, with_for_update=True)
         if row is None:
             raise ReportError("not_found", f"no report {report_id}", 404)

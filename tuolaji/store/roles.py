@@ -45,7 +45,7 @@ async def grant(db: Database, nickname: str, role: str) -> tuple[int, str | None
     if role not in ROLES:
         raise RoleError(f"role must be one of {', '.join(ROLES)} (got {role!r})")
     account = await _registered(db, nickname)
-    async with db.writing(), db.sessions.begin() as session:
+    async with db.writing("a role granted"), db.sessions.begin() as session:
         row = await session.get(Role, account.id)
         before = row.role if row is not None else None
         if row is None:
@@ -59,7 +59,7 @@ async def grant(db: Database, nickname: str, role: str) -> tuple[int, str | None
 async def revoke(db: Database, nickname: str) -> tuple[int, str | None]:
     """Take the account ``nickname``'s role away; its id and the role it had (None: it had none)."""
     account = await _registered(db, nickname)
-    async with db.writing(), db.sessions.begin() as session:
+    async with db.writing("a role revoked"), db.sessions.begin() as session:
         before = await session.scalar(select(Role.role).where(Role.account_id == account.id))
         if before is not None:
             await session.execute(delete(Role).where(Role.account_id == account.id))

@@ -103,7 +103,7 @@ async def impose(
     replaced (ended now). Audited as ``ban`` or ``mute``."""
     moment = now or utcnow()
     until = None if minutes is None else moment + timedelta(minutes=minutes)
-    async with db.writing(), db.sessions.begin() as session:
+    async with db.writing("a sanction imposed"), db.sessions.begin() as session:
         await _end(session, account_id, kind, moment, actor.id)
         row = Sanction(
             account_id=account_id, kind=kind, reason=reason, note=note, actor_id=actor.id, at=moment, until=until
@@ -121,7 +121,7 @@ async def lift(
     """End the ``kind`` in force on ``account_id`` now; how many were (0: there was none, and
     nothing is audited). Audited as ``unban`` or ``unmute``."""
     moment = now or utcnow()
-    async with db.writing(), db.sessions.begin() as session:
+    async with db.writing("a sanction lifted"), db.sessions.begin() as session:
         ended = await _end(session, account_id, kind, moment, actor.id)
         if ended:
             note_action(session, actor, f"un{kind}", account_id=account_id, note=note)

@@ -28,6 +28,7 @@ import asyncio
 import functools
 import logging
 import sqlite3
+import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from tuolaji.room.entries import Entry, entry_to_json
-from tuolaji.store.db import SQLITE_PRAGMAS
+from tuolaji.store.db import LONG_TURN_SECONDS, SQLITE_PRAGMAS
 from tuolaji.wire.outbound import dumps
 
 log = logging.getLogger(__name__)
@@ -124,7 +125,7 @@ class SqliteRows:
         self._loop_connection: sqlite3.Connection | None = None
         self._loop_commits = 0
         """Commits on the loop since the thread's last checkpoint began."""
-        self._checkpoint: asyncio.Future[None] | None = None
+        self._checkpoint: asyncio.Future[float] | None = None
         self.on_loop = 0
         """Batches written on the event loop."""
         self.in_thread = 0
@@ -165,14 +166,23 @@ class SqliteRows:
             self._checkpoint.add_done_callback(self._checkpointed)
         return True
 
-    def _checkpointed(self, done: asyncio.Future[None]) -> None:
+    def _checkpointed(self, done: asyncio.Future[float]) -> None:
         self._checkpoint = None
-        if not done.cancelled() and done.exception() is not None:
-            log.error("table log: a checkpoint of the SQLite file failed", exc_info=done.exception())
+        if done.cancelled():
+            return
+        error = done.exception()
+        if error is not None:
+            log.error("table log: a checkpoint of the SQLite file failed", exc_info=error)
+        elif done.result() > LONG_TURN_SECONDS:
+            # The thread's writes waited behind it (one thread), and with them the write turn.
+            log.warning("table log: a checkpoint of the SQLite file took long", extra={"seconds": done.result()})
 
-    def _checkpoint_wal(self) -> None:
-        """Copy what the write-ahead log holds into the database file, as far as no reader stops it."""
+    def _checkpoint_wal(self) -> float:
+        """Copy what the write-ahead log holds into the database file, as far as no reader stops it;
+        the seconds it took."""
+        began = time.monotonic()
         self._thread_connection().execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        return round(time.monotonic() - began, 3)
 
     def _write_in_thread(self, plan: RowsPlan) -> None:
         connection = self._thread_connection()

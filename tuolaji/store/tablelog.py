@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import time
 from collections.abc import Sequence
@@ -72,8 +71,8 @@ SLOW_WRITE_SECONDS = 1.0
 class LogWatcher(Protocol):
     """Told of every batch the writer commits or fails (the server's metrics)."""
 
-    def batch_committed(self, steps: int, seconds: float) -> None:
-        """A batch of ``steps`` was written and committed in ``seconds``."""
+    def batch_committed(self, steps: int, seconds: float, hands: int) -> None:
+        """A batch of ``steps``, ``hands`` of them settling a hand, was written and committed in ``seconds``."""
 
     def batch_failed(self, steps: int) -> None:
         """A batch of ``steps`` failed (none of it was written)."""
@@ -162,7 +161,7 @@ class TableLog:
         attempts = 0
         while True:
             try:
-                async with self.db.writing(), self.db.sessions.begin() as session:
+                async with self.db.writing("a table opened"), self.db.sessions.begin() as session:
                     number = int((await session.execute(_FREE_NUMBER)).scalar_one())
                     session.add(LiveTable(id=table_id, options=options, fence=fence, open=True, number=number))
                 return number
@@ -207,7 +206,7 @@ class TableLog:
         a later try instead of holding up the others."""
         if not table_ids:
             return []
-        async with self.db.writing(), self.db.sessions.begin() as session:
+        async with self.db.writing("tables taken over"), self.db.sessions.begin() as session:
             free = select(LiveTable.id).where(LiveTable.id.in_(table_ids), LiveTable.open)
             taken = list((await session.execute(free.with_for_update(skip_locked=True))).scalars())
             if taken:
@@ -300,7 +299,8 @@ class TableLog:
                 if not future.done():
                     future.set_exception(error)
             return
-        self._succeeded(len(batch), time.perf_counter() - started)
+        hands = sum(write.hand is not None for write, _ in batch)
+        self._succeeded(len(batch), time.perf_counter() - started, hands)
         for (_, future), result in zip(batch, results, strict=True):
             if future.done():
                 continue
@@ -319,9 +319,9 @@ class TableLog:
         else:
             self._failed_batches += 1
 
-    def _succeeded(self, steps: int, seconds: float) -> None:
+    def _succeeded(self, steps: int, seconds: float, hands: int) -> None:
         if self.watcher is not None:
-            self.watcher.batch_committed(steps, seconds)
+            self.watcher.batch_committed(steps, seconds, hands)
         if self.failing_since is not None:
             failed_for = round(time.monotonic() - self.failing_since, 3)
             fields = {"failed_seconds": failed_for, "failed_batches": self._failed_batches}
@@ -345,16 +345,11 @@ class TableLog:
     async def _write_in_turn(self, writes: list[LogWrite], plan: RowsPlan | None) -> list[Settled | Fenced | None]:
         """Write ``writes`` in the process's write turn (``plan``: their rows, when they are only rows
         on SQLite), with a warning if the database keeps them waiting."""
-        slow = asyncio.get_running_loop().call_later(
-            SLOW_WRITE_SECONDS,
-            functools.partial(
-                log.warning,
-                "table log: a write has waited long for the database",
-                extra={"steps": len(writes), "seconds": SLOW_WRITE_SECONDS},
-            ),
-        )
+        slow = asyncio.get_running_loop().call_later(SLOW_WRITE_SECONDS, self._warn_slow, len(writes))
         try:
-            async with self.db.writing():
+            settling = sum(write.hand is not None for write in writes)
+            purpose = f"the table log, {settling} hands settled" if settling else "the table log, moves"
+            async with self.db.writing(purpose):
                 if self._rows is not None and plan is not None:
                     await self._rows.write(plan)
                     return [None] * len(writes)
@@ -369,6 +364,12 @@ class TableLog:
                     return await self._transaction(writes)
         finally:
             slow.cancel()
+
+    def _warn_slow(self, steps: int) -> None:
+        """Say that a write of ``steps`` steps has waited :data:`SLOW_WRITE_SECONDS`, and what holds
+        the process's write turn (on SQLite): the log's own write (the database is slow) or another."""
+        fields = {"steps": steps, "seconds": SLOW_WRITE_SECONDS, **self.db.write_turn()}
+        log.warning("table log: a write has waited long for the database", extra=fields)
 
     async def _transaction(self, writes: list[LogWrite]) -> list[Settled | Fenced | None]:
         """Write ``writes`` in one transaction on the writer's connection (dropped after any failure).
