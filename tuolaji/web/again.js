@@ -3,7 +3,7 @@
 
 import { bidLabel } from "./bids.js";
 import { addStrings, t } from "./i18n.js";
-import { canPass, isMyMove } from "./table.js";
+import { canPass, isMyMove } from "./table_model.js";
 import { cardsText } from "./words.js";
 
 addStrings({
@@ -46,7 +46,7 @@ function holds(hand, cards) {
  * Whether `again` still makes sense at the table as `model` shows it: the same request sent now would be what
  * the player asked for then.
  * @param {Again} again
- * @param {import("./table.js").TableModel} model
+ * @param {import("./table_model.js").TableModel} model
  * @returns {boolean}
  */
 export function stillApplies(again, model) {
@@ -123,7 +123,7 @@ export class Resender {
   /**
    * A state of the table came: the kept requests, split into those that still apply (to send now, in order) and
    * those that no longer do. Both are forgotten.
-   * @param {import("./table.js").TableModel} model the table as it now shows
+   * @param {import("./table_model.js").TableModel} model the table as it now shows
    * @returns {{send: Again[], dropped: Again[]}}
    */
   due(model) {

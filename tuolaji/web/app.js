@@ -23,7 +23,8 @@ import { Socket } from "./socket.js";
 import * as sound from "./sound.js";
 import { LeaderboardView, ProfileView } from "./standings.js";
 import { StateStream } from "./stream.js";
-import { TableView, isMyMove, seatName, teamName } from "./table.js";
+import { TableView } from "./table.js";
+import { isMyMove, seatName, teamName } from "./table_model.js";
 import { cardsText } from "./words.js";
 
 addStrings({
@@ -68,7 +69,7 @@ addStrings({
   table_gone: ["你的牌桌已经不在了", "你的牌桌已經不在了", "Your table is gone"],
 });
 
-/** @typedef {import("./table.js").TableModel} TableModel */
+/** @typedef {import("./table_model.js").TableModel} TableModel */
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const SCREENS = ["auth-screen", "lobby-screen", "table-screen", "history-screen", "leaderboard-screen", "profile-screen",
@@ -89,7 +90,7 @@ const state = {
   hand: -1,
   /** The table's `state` stream: which states to show (PROTOCOL.md §3). */
   stream: new StateStream(),
-  /** @type {import("./table.js").TableSummary|null} */
+  /** @type {import("./table_model.js").TableSummary|null} */
   summaryAtStart: null,
   /** @type {[string, string]|null} */
   levelsAtStart: null,
@@ -352,29 +353,7 @@ function renderReconnect() {
 function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
-      state.account = msg.account;
-      state.role = msg.role ?? null;
-      $("ban-note").hidden = true;
-      state.laogaiConfirm = msg.laogai_confirm === true;
-      state.pendingPlay = null;
-      state.resender.forget();
-      state.welcomed = true;
-      renderMe();
-      if (msg.table === null && watchedTable() && !state.invite) {
-        // A spectator after a reload, a dropped connection or a restart: back to the table watched.
-        const watched = /** @type {{table: string, invite: string|null}} */ (watchedTable());
-        state.pending.set(/** @type {string} */ (socket.send("watch", { table: watched.table, invite: watched.invite ?? undefined })), "watch");
-      } else if (msg.table === null) {
-        if (state.table.summary && state.table.seat !== null) toast(t("table_gone"));
-        resetTable();
-        if (!READING.has(state.screen)) show("lobby-screen");
-      } else {
-        // Back at the same table (reload, dropped connection, server restart): `table` and a full `state` follow.
-        enterTable();
-      }
-      quick.onWelcome(msg.queue ?? null);
-      useInvite();
-      usePair();
+      onWelcome(msg);
       break;
     case "server_restarting":
       restarting = true;
@@ -384,6 +363,40 @@ function onMessage(msg) {
       state.pending.delete(msg.ref);
       state.resender.answered(msg.ref, null);
       break;
+    case "table":
+      onTable(msg);
+      break;
+    case "state":
+      onState(msg);
+      break;
+    case "hand_end":
+      onHandEnd(msg);
+      break;
+    case "account":
+      state.account = msg.account;
+      renderMe();
+      break;
+    case "notice":
+      noticeBanner.show(/** @type {any} */ (msg));
+      break;
+    case "phrase":
+      if (phrases.received(msg) && msg.table_id === state.table.summary?.id) tableView.showPhrase(msg.seat, msg.phrase);
+      break;
+    case "left":
+      onLeft(msg);
+      break;
+    case "error":
+      onError(msg);
+      break;
+    default:
+      onLobbyMessage(msg);
+      break;
+  }
+}
+
+/** @param {import("./socket.js").Message} msg the lobby's list of tables, or the quick match's news */
+function onLobbyMessage(msg) {
+  switch (msg.type) {
     case "lobby":
       lobby.setAll(msg.tables);
       break;
@@ -405,57 +418,74 @@ function onMessage(msg) {
     case "match_cancelled":
       quick.onCancelled(msg.reason);
       break;
-    case "table":
-      if (state.table.summary?.id === msg.table.id && state.table.summary?.private && !msg.table.private) {
-        say(t("made_public"));
-      }
-      state.table.summary = msg.table;
-      if (state.summaryAtStart === null) {
-        state.summaryAtStart = msg.table;
-        state.levelsAtStart = [...msg.table.levels];
-      }
-      state.table.seat = msg.seat;
-      rememberWatching(msg.seat === null ? { table: msg.table.id, invite: msg.table.invite ?? null } : null);
-      quick.onSeated();
-      enterTable();
-      tableView.render(state.table);
-      break;
-    case "state":
-      onState(msg);
-      break;
-    case "hand_end":
-      if (msg.result?.kind !== "redeal") sound.play("settlement");
-      settlements.show(msg, {
-        summary: state.summaryAtStart ?? state.table.summary, seat: state.table.seat, levelsBefore: state.levelsAtStart,
-        me: state.account?.id ?? null,
-        report: state.table.seat === null ? undefined : (line) => openReport(/** @type {HTMLDialogElement} */ ($("report-dialog")), {
-          handId: msg.hand_id, accountId: /** @type {number} */ (line.account_id), name: line.nickname ?? "", failed,
-        }),
-      });
-      break;
-    case "account":
-      state.account = msg.account;
-      renderMe();
-      break;
-    case "notice":
-      noticeBanner.show(/** @type {any} */ (msg));
-      break;
-    case "phrase":
-      if (phrases.received(msg) && msg.table_id === state.table.summary?.id) tableView.showPhrase(msg.seat, msg.phrase);
-      break;
-    case "left":
-      rememberWatching(null);
-      resetTable();
-      if (state.screen !== "console-screen") show("lobby-screen");
-      if (msg.reason === "moderator") toast(t("left_moderator", { why: t(`why_${msg.why ?? "other"}`) }), "error");
-      else if (msg.reason !== "left") toast(t(`left_${msg.reason}`));
-      break;
-    case "error":
-      onError(msg);
-      break;
     default:
       break;
   }
+}
+
+/** @param {import("./socket.js").Message} msg a `welcome` message: who I am, and the table I am at (if any) */
+function onWelcome(msg) {
+  state.account = msg.account;
+  state.role = msg.role ?? null;
+  $("ban-note").hidden = true;
+  state.laogaiConfirm = msg.laogai_confirm === true;
+  state.pendingPlay = null;
+  state.resender.forget();
+  state.welcomed = true;
+  renderMe();
+  if (msg.table === null && watchedTable() && !state.invite) {
+    // A spectator after a reload, a dropped connection or a restart: back to the table watched.
+    const watched = /** @type {{table: string, invite: string|null}} */ (watchedTable());
+    state.pending.set(/** @type {string} */ (socket.send("watch", { table: watched.table, invite: watched.invite ?? undefined })), "watch");
+  } else if (msg.table === null) {
+    if (state.table.summary && state.table.seat !== null) toast(t("table_gone"));
+    resetTable();
+    if (!READING.has(state.screen)) show("lobby-screen");
+  } else {
+    // Back at the same table (reload, dropped connection, server restart): `table` and a full `state` follow.
+    enterTable();
+  }
+  quick.onWelcome(msg.queue ?? null);
+  useInvite();
+  usePair();
+}
+
+/** @param {import("./socket.js").Message} msg a `table` message: the table I sit at or watch, and my seat */
+function onTable(msg) {
+  if (state.table.summary?.id === msg.table.id && state.table.summary?.private && !msg.table.private) {
+    say(t("made_public"));
+  }
+  state.table.summary = msg.table;
+  if (state.summaryAtStart === null) {
+    state.summaryAtStart = msg.table;
+    state.levelsAtStart = [...msg.table.levels];
+  }
+  state.table.seat = msg.seat;
+  rememberWatching(msg.seat === null ? { table: msg.table.id, invite: msg.table.invite ?? null } : null);
+  quick.onSeated();
+  enterTable();
+  tableView.render(state.table);
+}
+
+/** @param {import("./socket.js").Message} msg a `hand_end` message: the settlement, with a way to report a player */
+function onHandEnd(msg) {
+  if (msg.result?.kind !== "redeal") sound.play("settlement");
+  settlements.show(msg, {
+    summary: state.summaryAtStart ?? state.table.summary, seat: state.table.seat, levelsBefore: state.levelsAtStart,
+    me: state.account?.id ?? null,
+    report: state.table.seat === null ? undefined : (line) => openReport(/** @type {HTMLDialogElement} */ ($("report-dialog")), {
+      handId: msg.hand_id, accountId: /** @type {number} */ (line.account_id), name: line.nickname ?? "", failed,
+    }),
+  });
+}
+
+/** @param {import("./socket.js").Message} msg a `left` message: I am no longer at the table, and why */
+function onLeft(msg) {
+  rememberWatching(null);
+  resetTable();
+  if (state.screen !== "console-screen") show("lobby-screen");
+  if (msg.reason === "moderator") toast(t("left_moderator", { why: t(`why_${msg.why ?? "other"}`) }), "error");
+  else if (msg.reason !== "left") toast(t(`left_${msg.reason}`));
 }
 
 /** @param {import("./socket.js").Message} msg a `state` message */
@@ -538,7 +568,7 @@ function enterTable() {
 /**
  * A clock with its deadline on this page's clock.
  * @param {{kind: string, seat: number|null, remaining_ms: number}} clock
- * @returns {import("./table.js").Clock}
+ * @returns {import("./table_model.js").Clock}
  */
 function clockFrom(clock) {
   const option = /** @type {Record<string, string>} */ (CLOCK_TOTALS)[clock.kind];

@@ -7,7 +7,7 @@ import { AccountsPane } from "./console_accounts.js";
 import { CLOSE_REASONS, OUTCOMES, when } from "./console_words.js";
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
-import { seatName } from "./table.js";
+import { seatName } from "./table_model.js";
 
 const TABS = ["tables", "accounts", "reports", "notice", "nodes", "audit"];
 

@@ -5,7 +5,7 @@ import { fill, h } from "./dom.js";
 import { errorElement } from "./errors.js";
 import { addStrings, t, title } from "./i18n.js";
 import { personName } from "./names.js";
-import { seatName, teamName } from "./table.js";
+import { seatName, teamName } from "./table_model.js";
 
 addStrings({
   escape_title: ["现在离开？", "現在離開？", "Leave now?"],
@@ -92,7 +92,7 @@ export class Settlements {
  * Show the settlement of a finished hand.
  * @param {HTMLDialogElement} dialog
  * @param {HandEnd} end the hand_end message
- * @param {{summary: import("./table.js").TableSummary|null, seat: number|null, levelsBefore: [string, string]|null,
+ * @param {{summary: import("./table_model.js").TableSummary|null, seat: number|null, levelsBefore: [string, string]|null,
  *   me?: number|null, report?: (line: SettlementLine) => void}} ctx
  *   the table as it was before the hand ended (names, titles, levels), my seat, my account and how to report a player
  */
@@ -100,17 +100,7 @@ export function showSettlement(dialog, end, ctx) {
   const { result } = end;
   const mySeat = ctx.seat;
   const name = (/** @type {number} */ seat) => seatName(ctx.summary?.seats[seat]);
-  let head = "";
-  let sub = "";
-  if (result.kind === "redeal") head = t("result_redeal");
-  else if (result.kind === "dissolved") head = t("result_dissolved");
-  else if (result.kind === "escape" && result.escaped !== null) head = t("result_escape", { name: name(result.escaped) });
-  else if (result.kind === "laogai" && result.laogai_team !== null) head = t("result_laogai", { team: teamName(result.laogai_team, mySeat) });
-  else head = t(result.winner === "defenders" ? "defenders_win" : "attackers_win");
-  if (result.winning_team !== null && result.winning_team !== undefined && result.kind !== "redeal") {
-    const levels = result.levels > 0 ? t("levels_up", { n: result.levels }) : t("no_level_change");
-    sub = `${teamName(result.winning_team, mySeat)} · ${levels}`;
-  }
+  const [head, sub] = resultHead(result, mySeat, name);
   const flags = h("div.flags", {},
     result.kind === "laogai" ? h("span.flag", {}, t("result_laogai", { team: teamName(result.laogai_team ?? 0, mySeat) })) : null,
     result.cheaters.length ? h("span.flag", {}, t("cheating", { names: result.cheaters.map(name).join(", ") })) : null,
@@ -131,23 +121,7 @@ export function showSettlement(dialog, end, ctx) {
       const from = before && before[team] !== end.levels[team] ? `${rankLabel(before[team])} → ` : "";
       return `${teamName(team, mySeat)} ${from}${rankLabel(end.levels[team])}`;
     }).join(" · "));
-  const rows = end.settlement.map((line) => {
-    const old = ctx.summary?.seats[line.seat]?.account;
-    const newRank = old && line.rank && old.rank !== line.rank.title ? line.rank.title : null;
-    const newWealth = old && line.wealth && old.wealth !== line.wealth.title ? line.wealth.title : null;
-    const titles = line.rank && line.wealth ? `${title(line.rank.title)} · ${title(line.wealth.title)}` : "";
-    const reportable = end.hand_id && ctx.report && line.account_id !== null && line.account_id !== ctx.me;
-    return h("tr", { class: line.seat === mySeat ? "mine" : "" },
-      h("td", {}, line.nickname ? personName(line.nickname) : name(line.seat)),
-      h(`td.num.${delta(line.points_delta)}`, {}, signed(line.points_delta)),
-      h(`td.num.${delta(line.silver_delta)}`, {}, signed(line.silver_delta)),
-      h("td", {}, newRank || newWealth
-        ? h("span.new-title", {}, `${t("new_title")}: ${[newRank, newWealth].filter(Boolean).map((x) => title(String(x))).join(" · ")}`)
-        : titles),
-      h("td", {}, reportable ? h("button.small", {
-        dataset: { action: "report", account: String(line.account_id) }, onclick: () => ctx.report?.(line),
-      }, t("report")) : null));
-  });
+  const rows = end.settlement.map((line) => settlementRow(line, end, ctx, name));
   const table = h("table", {},
     h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("score_points")), h("th", {}, t("silver")), h("th", {}, ""),
       h("th", {}, ""))),
@@ -161,6 +135,55 @@ export function showSettlement(dialog, end, ctx) {
     h("div.note", { id: "settle-later", "aria-live": "polite" }),
     h("div.row.end", {}, close));
   if (!dialog.open) dialog.show();
+}
+
+/**
+ * The settlement's headline (who won, or why the hand ended otherwise) and the line under it (who goes up how much).
+ * @param {RoundResult} result
+ * @param {number|null} mySeat
+ * @param {(seat: number) => string} name
+ * @returns {[string, string]}
+ */
+function resultHead(result, mySeat, name) {
+  let head = "";
+  let sub = "";
+  if (result.kind === "redeal") head = t("result_redeal");
+  else if (result.kind === "dissolved") head = t("result_dissolved");
+  else if (result.kind === "escape" && result.escaped !== null) head = t("result_escape", { name: name(result.escaped) });
+  else if (result.kind === "laogai" && result.laogai_team !== null) head = t("result_laogai", { team: teamName(result.laogai_team, mySeat) });
+  else head = t(result.winner === "defenders" ? "defenders_win" : "attackers_win");
+  if (result.winning_team !== null && result.winning_team !== undefined && result.kind !== "redeal") {
+    const levels = result.levels > 0 ? t("levels_up", { n: result.levels }) : t("no_level_change");
+    sub = `${teamName(result.winning_team, mySeat)} · ${levels}`;
+  }
+  return [head, sub];
+}
+
+/**
+ * One player's line of the settlement: name, 積分 and silver won or lost, a new title, and 舉報.
+ * @param {SettlementLine} line
+ * @param {HandEnd} end
+ * @param {{summary: import("./table_model.js").TableSummary|null, seat: number|null, me?: number|null,
+ *   report?: (line: SettlementLine) => void}} ctx as for showSettlement
+ * @param {(seat: number) => string} name
+ * @returns {HTMLElement}
+ */
+function settlementRow(line, end, ctx, name) {
+  const old = ctx.summary?.seats[line.seat]?.account;
+  const newRank = old && line.rank && old.rank !== line.rank.title ? line.rank.title : null;
+  const newWealth = old && line.wealth && old.wealth !== line.wealth.title ? line.wealth.title : null;
+  const titles = line.rank && line.wealth ? `${title(line.rank.title)} · ${title(line.wealth.title)}` : "";
+  const reportable = end.hand_id && ctx.report && line.account_id !== null && line.account_id !== ctx.me;
+  return h("tr", { class: line.seat === ctx.seat ? "mine" : "" },
+    h("td", {}, line.nickname ? personName(line.nickname) : name(line.seat)),
+    h(`td.num.${delta(line.points_delta)}`, {}, signed(line.points_delta)),
+    h(`td.num.${delta(line.silver_delta)}`, {}, signed(line.silver_delta)),
+    h("td", {}, newRank || newWealth
+      ? h("span.new-title", {}, `${t("new_title")}: ${[newRank, newWealth].filter(Boolean).map((x) => title(String(x))).join(" · ")}`)
+      : titles),
+    h("td", {}, reportable ? h("button.small", {
+      dataset: { action: "report", account: String(line.account_id) }, onclick: () => ctx.report?.(line),
+    }, t("report")) : null));
 }
 
 /**

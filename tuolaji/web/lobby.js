@@ -5,9 +5,9 @@ import { cardElement, rankLabel } from "./cards.js";
 import { h, patch } from "./dom.js";
 import { t, title } from "./i18n.js";
 import { tableName } from "./names.js";
-import { SEAT_KEYS, seatName } from "./table.js";
+import { SEAT_KEYS, seatName } from "./table_model.js";
 
-/** @typedef {import("./table.js").TableSummary} TableSummary */
+/** @typedef {import("./table_model.js").TableSummary} TableSummary */
 
 const FAN = ["TC", "QD", "KS", "AH", "BJ"];
 

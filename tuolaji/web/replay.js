@@ -5,7 +5,8 @@ import { RANKS, displayGroup, rankLabel, sortCards } from "./cards.js";
 import { h } from "./dom.js";
 import { addStrings, t } from "./i18n.js";
 import { personName } from "./names.js";
-import { SEAT_KEYS, botName, playFit, playRow } from "./table.js";
+import { SEAT_KEYS, botName } from "./table_model.js";
+import { playFit, playRow } from "./table_trick.js";
 import { cardText } from "./words.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"];
@@ -15,7 +16,7 @@ addStrings({
 });
 
 /**
- * @typedef {import("./table.js").TrickRecord} TrickRecord
+ * @typedef {import("./table_model.js").TrickRecord} TrickRecord
  * @typedef {{seat: number, cards: string[]}} Play
  */
 
