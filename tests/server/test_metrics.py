@@ -228,6 +228,7 @@ async def test_prometheus_scrapes_a_node_under_tables_of_people_and_bots(
         assert (await prometheus.value("sum(tuolaji_table_log_batch_steps_count)") or 0) > 0
         assert (await prometheus.value('tuolaji_table_log_commit_seconds_count{kind="moves"}') or 0) > 0
         assert await prometheus.value('tuolaji_node_info{bus="local"}') == 1
+        assert (await prometheus.value("tuolaji_event_loop_lag_seconds_count") or 0) > 0
         # The start-up's full collection before its objects were frozen (tuolaji.server.heap), timed.
         assert (await prometheus.value('tuolaji_gc_pause_seconds_count{generation="2"}') or 0) >= 1
 

@@ -34,6 +34,7 @@ from tuolaji.server.heap import GcPauses
 from tuolaji.server.http_guard import SecurityHeaders, TrustedProxies, parse_networks
 from tuolaji.server.http_io import Handler
 from tuolaji.server.lobby import Lobby
+from tuolaji.server.looplag import LoopLag
 from tuolaji.server.metrics import Metrics
 from tuolaji.server.scrape import PATH as METRICS_PATH
 from tuolaji.server.scrape import Scrape, read_token
@@ -84,6 +85,8 @@ class App:
             self.metrics.watch(gauges)
             pauses = GcPauses(self.metrics)
             pauses.install()
+            lag = LoopLag(self.metrics, pauses)
+            lag.start()
             try:
                 await services.accounts.purge_sessions()
                 await lobby.start()
@@ -94,6 +97,7 @@ class App:
                 await lobby.close()
                 await services.bus.close()
                 self.metrics.unwatch(gauges)
+                lag.stop()
                 pauses.remove()
 
     async def prepare_shutdown(self) -> None:

@@ -24,10 +24,12 @@ class GcPauses:
     def __init__(self, metrics: Metrics) -> None:
         self.metrics = metrics
         self._started = 0.0
+        self.total = 0.0
+        """Seconds of collection timed so far."""
 
     def install(self) -> None:
-        """Start timing (a no-op with metrics off)."""
-        if self.metrics.enabled and self._on_gc not in gc.callbacks:
+        """Start timing."""
+        if self._on_gc not in gc.callbacks:
             gc.callbacks.append(self._on_gc)
 
     def remove(self) -> None:
@@ -39,7 +41,9 @@ class GcPauses:
         if phase == "start":
             self._started = time.perf_counter()
         else:
-            self.metrics.gc_paused(str(info["generation"]), time.perf_counter() - self._started)
+            paused = time.perf_counter() - self._started
+            self.total += paused
+            self.metrics.gc_paused(str(info["generation"]), paused)
 
 
 def freeze_start_up() -> None:

@@ -76,6 +76,7 @@ BATCH_BUCKETS: Final = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 TRIP_BUCKETS: Final = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
 THINK_BUCKETS: Final = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 GC_BUCKETS: Final = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+LAG_BUCKETS: Final = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
 
 class Count(Protocol):
@@ -234,6 +235,12 @@ class Metrics:
             "generation",
             ("0", "1", "2"),
             GC_BUCKETS,
+        )
+        self.loop_lag = make.histogram(
+            "tuolaji_event_loop_lag_seconds",
+            "How late the node's event loop ran a timer (sampled every 0.25 s): the time every table and "
+            "socket of the node waited, for the collector or a long step",
+            LAG_BUCKETS,
         )
 
     def _clients(self, make: _Maker) -> None:

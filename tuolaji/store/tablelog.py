@@ -345,7 +345,8 @@ class TableLog:
     async def _write_in_turn(self, writes: list[LogWrite], plan: RowsPlan | None) -> list[Settled | Fenced | None]:
         """Write ``writes`` in the process's write turn (``plan``: their rows, when they are only rows
         on SQLite), with a warning if the database keeps them waiting."""
-        slow = asyncio.get_running_loop().call_later(SLOW_WRITE_SECONDS, self._warn_slow, len(writes))
+        loop = asyncio.get_running_loop()
+        slow = loop.call_later(SLOW_WRITE_SECONDS, self._warn_slow, len(writes), loop.time())
         try:
             settling = sum(write.hand is not None for write in writes)
             purpose = f"the table log, {settling} hands settled" if settling else "the table log, moves"
@@ -365,10 +366,14 @@ class TableLog:
         finally:
             slow.cancel()
 
-    def _warn_slow(self, steps: int) -> None:
-        """Say that a write of ``steps`` steps has waited :data:`SLOW_WRITE_SECONDS`, and what holds
-        the process's write turn (on SQLite): the log's own write (the database is slow) or another."""
-        fields = {"steps": steps, "seconds": SLOW_WRITE_SECONDS, **self.db.write_turn()}
+    def _warn_slow(self, steps: int, began: float) -> None:
+        """Say that a write of ``steps`` steps begun at ``began`` (the loop's clock) is still waiting,
+        how long, and what holds the process's write turn on SQLite: this write itself (``the table
+        log, …``: the database, or the event loop, is slow) or another. Waited longer than
+        :data:`SLOW_WRITE_SECONDS`, this warning came late: the event loop was held up (its own
+        warning says how long)."""
+        waited = round(asyncio.get_running_loop().time() - began, 3)
+        fields = {"steps": steps, "seconds": waited, **self.db.write_turn()}
         log.warning("table log: a write has waited long for the database", extra=fields)
 
     async def _transaction(self, writes: list[LogWrite]) -> list[Settled | Fenced | None]:
