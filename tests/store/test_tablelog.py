@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -157,6 +158,10 @@ async def test_the_last_step_and_the_settlement_share_one_transaction(db: Databa
         assert (await log.load("t1")).entries == [Settling()]  # type: ignore[union-attr]
         me = await accounts.get(alice.id)
         assert me is not None and me.points == settled.lines[0]["points"]
+        # The writer goes on after the failed transaction: the next hand is settled and stored.
+        following = await log.append(LogWrite("t1", 2, [Settling()], hand=replace(hand, number=2)))
+        assert following is not None and following.hand_id != settled.hand_id
+        assert (await log.load("t1")).entries == [Settling(), Settling()]  # type: ignore[union-attr]
     finally:
         await log.close()
         accounts.close()
@@ -450,5 +455,39 @@ async def test_a_log_write_kept_waiting_names_the_write_that_holds_the_turn(tmp_
     finally:
         for name, handler in (("tuolaji.store.tablelog", waited), ("tuolaji.store.db", held)):
             logging.getLogger(name).removeHandler(handler)
+        await log.close()
+        await database.close()
+
+
+async def test_a_settlement_is_written_on_the_loop_or_from_the_thread_when_the_file_is_locked(tmp_path: Path) -> None:
+    """On SQLite a batch that settles hands is one transaction written at once on the loop (no hop
+    between its statements); one that finds the file locked by another connection goes to the
+    thread, which waits for the lock while the loop turns; every settlement and row is there."""
+    database = await open_database(sqlite_url(tmp_path / "settle.sqlite3"))
+    log = TableLog(database)
+    try:
+        for table_id in ("h1", "h2"):
+            await log.create(table_id, OPTIONS)
+        first = await log.append(LogWrite("h1", 1, [Settling()], hand=bots_hand("h1")))
+        rows = log._rows
+        assert rows is not None and (rows.on_loop, rows.in_thread) == (1, 0)
+        other = sqlite3.connect(tmp_path / "settle.sqlite3", isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        settling = asyncio.ensure_future(log.append(LogWrite("h2", 1, [Settling()], hand=bots_hand("h2"))))
+        turns = 0
+        while not settling.done() and turns < 50:  # the loop turns while the settlement waits
+            await asyncio.sleep(0.01)
+            turns += 1
+        assert turns == 50 and rows.in_thread == 0
+        other.execute("COMMIT")
+        other.close()
+        second = await settling
+        assert (rows.on_loop, rows.in_thread) == (1, 1)
+        assert first is not None and second is not None and first.hand_id != second.hand_id
+        for table_id, settled in (("h1", first), ("h2", second)):
+            record = await get_hand(database, settled.hand_id)
+            assert record is not None and record["table_id"] == table_id
+            assert (await log.load(table_id)).entries == [Settling()]  # type: ignore[union-attr]
+    finally:
         await log.close()
         await database.close()

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, insert, select, update
+from sqlalchemy import Connection, Table, bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tuolaji.game.options import TableOptions
@@ -94,29 +94,35 @@ _NEW_BALANCE = (
 
 async def settle_hand(session: AsyncSession, hand: HandWrite) -> Settled:
     """Settle ``hand`` (R39–R43) and store its record within ``session``'s transaction (the caller
-    commits; a table's log write does it in the transaction that closes the live hand).
+    commits; a table's log write does it in the transaction that closes the live hand): :func:`settle_in`."""
+    connection = await session.connection()
+    return await connection.run_sync(settle_in, hand)
+
+
+def settle_in(connection: Connection, hand: HandWrite) -> Settled:
+    """Settle ``hand`` (R39–R43) and store its record within ``connection``'s transaction, which the
+    caller begun and commits: the one settlement, whether through the async engine
+    (:func:`settle_hand`) or in the SQLite table log's thread, where a batch's rows and its hands
+    are one transaction without a hop back to the event loop (``tuolaji.store.sqlitelog``).
 
     Bots have no balance: their seats neither pay nor receive (R40, docs/RULES-NOTES.md, Economy)
     and nothing of theirs is stored. The rows go in a few Core statements (the accounts locked and
     read, the record, their new balances, the players' rows and the ledger's lines), not through the
     ORM's unit of work: every finished hand pays this, on the log's one writer.
     """
-    connection = await session.connection()
     ids = [seat.account_id for seat in hand.seats if seat.account_id is not None]
     found = {
         row.id: AccountData(row.id, row.nickname, row.guest, row.points, row.silver, row.hands_played, row.hands_won)
-        for row in await connection.execute(_LOCK_ACCOUNTS, {"ids": ids})
+        for row in connection.execute(_LOCK_ACCOUNTS, {"ids": ids})
     }
     lines, paid = _settlement(hand, found)
-    hand_id = int(
-        (await connection.execute(insert(_HANDS).returning(_HANDS.c.id), [_hand_row(hand, lines)])).scalar_one()
-    )
+    hand_id = int(connection.execute(insert(_HANDS).returning(_HANDS.c.id), [_hand_row(hand, lines)]).scalar_one())
     rows = _Rows.of(hand_id, hand.result, paid)
     if paid:
-        await connection.execute(_NEW_BALANCE, rows.balances)
-        await connection.execute(insert(_HAND_PLAYERS), rows.players)
+        connection.execute(_NEW_BALANCE, rows.balances)
+        connection.execute(insert(_HAND_PLAYERS), rows.players)
     if rows.ledger:
-        await connection.execute(insert(_LEDGER), rows.ledger)
+        connection.execute(insert(_LEDGER), rows.ledger)
     changes = tuple(Change(row["points_delta"], row["silver_delta"]) for row in rows.players)
     return Settled(hand_id, lines, rows.accounts, changes)
 

@@ -4,7 +4,12 @@ Most batches of :class:`~tuolaji.store.tablelog.TableLog` only add log rows (and
 snapshot or a close makes obsolete). Through SQLAlchemy's asyncio layer on aiosqlite each statement
 and the commit are a hop to the driver's thread and back, which under load cost more CPU than the
 rows themselves (docs/BENCHMARKS.md, Server). :class:`SqliteRows` writes a whole batch — begin,
-rows, deletes, commit — at once. Batches that settle a hand or check a fencing token go the
+rows, deletes, commit — at once. A batch that settles hands does it in the same transaction, at once
+on the event loop (:meth:`SqliteRows.settle_now`; the settlement's Core statements through
+SQLAlchemy on that connection): through aiosqlite each of its statements was a hop to a thread and
+back, each waiting for a turn of a busy loop, and from a thread of ours each waited to win the GIL
+back from the busy loop, while the write turn, and so every table's moves, waited
+(docs/BENCHMARKS.md, Server, "Settlements at once"). Batches that check a fencing token go the
 SQLAlchemy way.
 
 A small batch (at most :data:`LOOP_ROWS` rows) is written on the event loop itself: a commit to the
@@ -35,8 +40,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import create_engine
+from sqlalchemy.pool import StaticPool
+
 from tuolaji.room.entries import Entry, entry_to_json
 from tuolaji.store.db import LONG_TURN_SECONDS, SQLITE_PRAGMAS
+from tuolaji.store.records import HandWrite, Settled, settle_in
 from tuolaji.wire.outbound import dumps
 
 log = logging.getLogger(__name__)
@@ -126,6 +135,8 @@ class SqliteRows:
         self._loop_commits = 0
         """Commits on the loop since the thread's last checkpoint began."""
         self._checkpoint: asyncio.Future[float] | None = None
+        self._loop_settler: _Settler | None = None
+        self._thread_settler: _Settler | None = None
         self.on_loop = 0
         """Batches written on the event loop."""
         self.in_thread = 0
@@ -148,23 +159,27 @@ class SqliteRows:
     def _write_on_loop(self, plan: RowsPlan) -> bool:
         """Write ``plan`` now, on the loop; False (nothing written) if another connection holds the
         file's write lock."""
-        connection = self._loop_connection
-        if connection is None:
-            connection = self._loop_connection = _connect(self.path, _LOOP_PRAGMAS)
-        try:
-            connection.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as error:
-            if error.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-                return False
-            raise
+        connection = self._on_loop()
+        if not _begin(connection):
+            return False
         _write(connection, plan)
+        self._committed_on_loop()
+        return True
+
+    def _on_loop(self) -> sqlite3.Connection:
+        """The loop's connection."""
+        if self._loop_connection is None:
+            self._loop_connection = _connect(self.path, _LOOP_PRAGMAS)
+        return self._loop_connection
+
+    def _committed_on_loop(self) -> None:
+        """Count a commit on the loop; every :attr:`checkpoint_every`, the thread checkpoints."""
         self.on_loop += 1
         self._loop_commits += 1
         if self._loop_commits >= self.checkpoint_every and self._checkpoint is None:
             self._loop_commits = 0
             self._checkpoint = asyncio.get_running_loop().run_in_executor(self._executor, self._checkpoint_wal)
             self._checkpoint.add_done_callback(self._checkpointed)
-        return True
 
     def _checkpointed(self, done: asyncio.Future[float]) -> None:
         self._checkpoint = None
@@ -189,6 +204,37 @@ class SqliteRows:
         connection.execute("BEGIN IMMEDIATE")
         _write(connection, plan)
 
+    def settle_now(self, plan: RowsPlan, hands: Sequence[HandWrite]) -> list[Settled] | None:
+        """Write ``plan`` and settle ``hands`` (:func:`~tuolaji.store.records.settle_in`) in one
+        transaction now, on the event loop: what each hand's settlement did, in order; None (nothing
+        written) if another connection holds the file's write lock. The caller holds the process's
+        write turn, or no other write of the process is under way."""
+        if self._loop_settler is None:
+            self._loop_settler = _Settler(self._on_loop())
+        settled = self._loop_settler.settle(plan, hands)
+        if settled is not None:
+            self._committed_on_loop()
+        return settled
+
+    async def settle(self, plan: RowsPlan, hands: Sequence[HandWrite]) -> list[Settled]:
+        """As :meth:`settle_now`, from the thread (which waits for the file's lock) when the loop
+        cannot (the caller holds the process's write turn)."""
+        settled = self.settle_now(plan, hands)
+        if settled is None:
+            settled = await asyncio.get_running_loop().run_in_executor(
+                self._executor, self._settle_in_thread, plan, hands
+            )
+            self.in_thread += 1
+        return settled
+
+    def _settle_in_thread(self, plan: RowsPlan, hands: Sequence[HandWrite]) -> list[Settled]:
+        if self._thread_settler is None:
+            self._thread_settler = _Settler(self._thread_connection())
+        settled = self._thread_settler.settle(plan, hands)
+        if settled is None:
+            raise sqlite3.OperationalError(f"{self.path}: the database file stayed locked (table log, settlement)")
+        return settled
+
     def _thread_connection(self) -> sqlite3.Connection:
         if self._connection is None:
             self._connection = _connect(self.path)
@@ -198,10 +244,16 @@ class SqliteRows:
         """Close the connections and stop the thread (after a checkpoint under way)."""
 
         def close() -> None:
+            if self._thread_settler is not None:
+                self._thread_settler.close()
+                self._thread_settler = None
             if self._connection is not None:
                 self._connection.close()
                 self._connection = None
 
+        if self._loop_settler is not None:
+            self._loop_settler.close()
+            self._loop_settler = None
         if self._loop_connection is not None:
             self._loop_connection.close()
             self._loop_connection = None
@@ -218,18 +270,60 @@ def _connect(path: Path, pragmas: Sequence[str] = ()) -> sqlite3.Connection:
     return connection
 
 
+class _Settler:
+    """SQLAlchemy Core over one of :class:`SqliteRows`' connections, for the settlements' statements
+    (:func:`~tuolaji.store.records.settle_in`); :meth:`close` it before the connection."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.connection = connection
+        self._engine = create_engine("sqlite://", creator=lambda: connection, poolclass=StaticPool)
+        self._core = self._engine.connect()
+
+    def settle(self, plan: RowsPlan, hands: Sequence[HandWrite]) -> list[Settled] | None:
+        """Write ``plan`` and settle ``hands`` in one transaction; None (nothing written) if the
+        connection found the file's write lock held (:func:`_begin`)."""
+        # SQLAlchemy's begin() sends nothing on sqlite3 (the driver's own way), so the transaction
+        # is begun here; its commit() and rollback() are the driver's, which end it.
+        with self._core.begin():
+            if not _begin(self.connection):
+                return None
+            _insert_rows(self.connection, plan)
+            return [settle_in(self._core, hand) for hand in hands]
+
+    def close(self) -> None:
+        self._core.close()
+        self._engine.dispose()
+
+
+def _begin(connection: sqlite3.Connection) -> bool:
+    """Begin a write transaction (``BEGIN IMMEDIATE``); False if the file's write lock is held by
+    another connection (at once on the loop's connection, after the busy timeout on another)."""
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as error:
+        if error.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            return False
+        raise
+    return True
+
+
 def _write(connection: sqlite3.Connection, plan: RowsPlan) -> None:
     """In the transaction ``connection`` has begun: insert ``plan``'s rows, run its deletes, commit (or
     roll back and raise)."""
-    rows = plan.rows
     try:
-        chunk = 3 * ROWS_PER_INSERT
-        for start in range(0, len(rows), chunk):
-            values = rows[start : start + chunk]
-            connection.execute(_insert(len(values) // 3), values)
-        for statement, parameters in plan.after:
-            connection.execute(statement, parameters)
+        _insert_rows(connection, plan)
         connection.execute("COMMIT")
     except BaseException:
         connection.execute("ROLLBACK")
         raise
+
+
+def _insert_rows(connection: sqlite3.Connection, plan: RowsPlan) -> None:
+    """In the transaction ``connection`` has begun: insert ``plan``'s rows and run its deletes."""
+    rows = plan.rows
+    chunk = 3 * ROWS_PER_INSERT
+    for start in range(0, len(rows), chunk):
+        values = rows[start : start + chunk]
+        connection.execute(_insert(len(values) // 3), values)
+    for statement, parameters in plan.after:
+        connection.execute(statement, parameters)
