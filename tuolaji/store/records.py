@@ -101,9 +101,9 @@ async def settle_hand(session: AsyncSession, hand: HandWrite) -> Settled:
 
 def settle_in(connection: Connection, hand: HandWrite) -> Settled:
     """Settle ``hand`` (R39–R43) and store its record within ``connection``'s transaction, which the
-    caller begun and commits: the one settlement, whether through the async engine
-    (:func:`settle_hand`) or in the SQLite table log's thread, where a batch's rows and its hands
-    are one transaction without a hop back to the event loop (``tuolaji.store.sqlitelog``).
+    caller began and commits: the one settlement, whether through the async engine
+    (:func:`settle_hand`) or on the SQLite table log's own connection, where a batch's rows and its
+    hands are one transaction written at once (``tuolaji.store.sqlitelog.SqliteRows.settle_now``).
 
     Bots have no balance: their seats neither pay nor receive (R40, docs/RULES-NOTES.md, Economy)
     and nothing of theirs is stored. The rows go in a few Core statements (the accounts locked and

@@ -333,34 +333,36 @@ class TableLog:
         rows, plan = self._rows, None
         if rows is not None and all(write.fence is None for write in writes):
             plan = plan_rows([RowsWrite(write.table_id, write.first_seq, write.entries) for write in writes])
-        settling = any(write.hand is not None for write in writes)
+        hands = [write.hand for write in writes if write.hand is not None]
         results: list[Settled | Fenced | None] | None = None
         if rows is not None and plan is not None and self.db.may_write_now():  # on the loop: nothing waits
-            if not settling and rows.write_now(plan):
+            if hands:
+                settled = rows.settle_now(plan, hands)
+                results = None if settled is None else _in_order(writes, settled)
+            elif rows.write_now(plan):
                 results = [None] * len(writes)
-            elif settling and (settled := rows.settle_now(plan, _hands(writes))) is not None:
-                results = _in_order(writes, settled)
         if results is None:
-            results = await self._write_in_turn(writes, plan)
+            results = await self._write_in_turn(writes, plan, hands)
         self.commits += 1
         self.writes += len(writes)
         return results
 
-    async def _write_in_turn(self, writes: list[LogWrite], plan: RowsPlan | None) -> list[Settled | Fenced | None]:
+    async def _write_in_turn(
+        self, writes: list[LogWrite], plan: RowsPlan | None, hands: list[HandWrite]
+    ) -> list[Settled | Fenced | None]:
         """Write ``writes`` in the process's write turn (``plan``: their rows on SQLite, where none is
-        fenced: written, and their hands settled, in one go by :class:`SqliteRows`), with a warning
-        if the database keeps them waiting."""
+        fenced: written, and their ``hands`` settled, in one go by :class:`SqliteRows`), with a
+        warning if the database keeps them waiting."""
         loop = asyncio.get_running_loop()
         slow = loop.call_later(SLOW_WRITE_SECONDS, self._warn_slow, len(writes), loop.time())
         try:
-            settling = sum(write.hand is not None for write in writes)
-            purpose = f"the table log, {settling} hands settled" if settling else "the table log, moves"
+            purpose = f"the table log, {len(hands)} hands settled" if hands else "the table log, moves"
             async with self.db.writing(purpose):
                 if self._rows is not None and plan is not None:
-                    if not settling:
-                        await self._rows.write(plan)
-                        return [None] * len(writes)
-                    return _in_order(writes, await self._rows.settle(plan, _hands(writes)))
+                    if hands:
+                        return _in_order(writes, await self._rows.settle(plan, hands))
+                    await self._rows.write(plan)
+                    return [None] * len(writes)
                 try:
                     return await self._transaction(writes)
                 except DBAPIError as error:
@@ -409,11 +411,6 @@ class TableLog:
             await self._drop_connection()
             raise
         return results
-
-
-def _hands(writes: Sequence[LogWrite]) -> list[HandWrite]:
-    """The hands ``writes`` settle, in order."""
-    return [write.hand for write in writes if write.hand is not None]
 
 
 def _in_order(writes: Sequence[LogWrite], settled: Sequence[Settled]) -> list[Settled | Fenced | None]:
